@@ -290,7 +290,8 @@ def test_a_fastai_fit_at_a_rate_far_past_adams_default_is_a_rate_too_high():
     assert parts.get("adaptive-rate-high", 0) > 0
     said = next(e for e in diagnosis(text).matches[0].evidence if "fastai learner" in e)
     assert "`.fit_one_cycle(4, 0.5)`" in said and "500 times Adam's default rate" in said
-    for call in ("learn.fine_tune(4, base_lr=0.3)", "learn.fit_one_cycle(4, lr_max=slice(0.2))"):
+    for call in ("learn.fine_tune(4, base_lr=0.3)", "learn.fit_one_cycle(4, lr_max=slice(0.2))",
+                 "learn.fit_one_cycle(4, max_lr=0.3)"):
         assert weighed_parts(text.replace("learn.fit_one_cycle(4, 0.5)", call), "WR-220").get("adaptive-rate-high", 0) > 0
 
 
@@ -373,9 +374,19 @@ def test_an_actor_whose_sequential_ends_in_a_softmax_hands_a_distribution_probab
             + ACTOR.format(last="nn.Softmax(dim=-1),"))
     said = next(e for m in diagnosis(text).matches for e in m.evidence if "distribution on probabilities" in e)
     assert "`logits = self.actor(x)` and `self.actor` ends in `nn.Softmax(dim=-1)`" in said
-    # (an actor that ends in its linear layer gives logits)
+    # (a comment after the softmax is no part of it)
+    commented = text.replace("nn.Softmax(dim=-1),", "nn.Softmax(dim=-1),  # probabilities")
+    assert any("distribution on probabilities" in e for m in diagnosis(commented).matches for e in m.evidence)
+    # (an actor that ends in its linear layer gives logits; nor a log taken of the softmax before the distribution;
+    # nor an old class's softmax actor shown beside the new class that builds the distribution -- review s69c F4)
     plain = text.replace("nn.Softmax(dim=-1),", "")
-    assert not any("distribution on probabilities" in e for m in diagnosis(plain).matches for e in m.evidence)
+    logged = text.replace("        probs = Categorical(logits=logits)",
+                          "        logits = torch.log(logits + 1e-8)\n        probs = Categorical(logits=logits)")
+    before_after = "Before:\n" + ACTOR.format(last="nn.Softmax(dim=-1),").replace("Categorical(logits=logits)",
+                                                                                 "Categorical(probs=logits)") \
+        + "\nAfter (it still barely learns):\n" + ACTOR.format(last="")
+    for other in (plain, logged, "My PPO agent barely learns.\n\n" + before_after):
+        assert not any("distribution on probabilities" in e for m in diagnosis(other).matches for e in m.evidence)
 
 
 MASKED_POLICY = """    def forward(self, obs):
@@ -391,17 +402,34 @@ NAN_ERROR = ("ValueError: Expected parameter logits (Tensor of shape (1, 64)) of
 def test_a_tensor_of_nan_printed_in_an_error_is_the_runs_nan_beside_a_masked_fill():
     text = "RLlib PPO with action masking crashes after ~14 iterations.\n\n" + MASKED_POLICY + "\n" + NAN_ERROR
     assert weighed_parts(text, "WR-070").get("masked-inf", 0) > 0
-    # (a tensor written in the code is no printed nan)
-    code_only = "RLlib PPO with action masking crashes.\n\n" + MASKED_POLICY + "x = torch.tensor([1.0, 2.0])\n"
+    # (a tensor written in the code is no printed nan, nor one printed with no error: an input's missing value --
+    # code_review_s69c F3, F6)
+    code_only = "RLlib PPO with action masking crashes.\n\n" + MASKED_POLICY + "x = torch.tensor([[nan, 1.0]])\n"
     assert "masked-inf" not in weighed_parts(code_only, "WR-070")
+    echoed = "My masked policy's reward stays flat.\n\n" + MASKED_POLICY + ">>> obs['obs'][0]\ntensor([[nan, 0.31, 0.12]])\n"
+    assert "masked-inf" not in weighed_parts(echoed, "WR-070")
+    # (a nan after finite values in the first row, printed after the error, is one)
+    later = text.replace("tensor([[nan, nan,", "tensor([[0.1000, nan,")
+    assert weighed_parts(later, "WR-070").get("masked-inf", 0) > 0
 
 
 def test_a_policy_loss_below_zero_is_not_a_loss_that_cannot_go_there():
     from conftest import context_of
-    rows = "".join(f"epoch {e}  | ep_reward {r}  | actor_loss {a}\n" for e, (r, a) in enumerate(
-        [("21.3", "0.412"), ("38.9", "1.87"), ("97.4", "-2.65"), ("61.2", "-14.8"), ("9.6", "27.4")]))
-    text = "My A2C agent collapses.\n\n" + rows + "\nThe critic: v_err = F.mse_loss(values, returns)\n"
-    c = context_of(text)
+
+    def report(name: str, code: str = "actor_loss = -(dist.log_prob(actions) * adv).mean()") -> str:
+        rows = "".join(f"epoch {e}  | ep_reward {r}  | {name} {a}\n" for e, (r, a) in enumerate(
+            [("21.3", "0.412"), ("38.9", "1.87"), ("97.4", "-2.65"), ("61.2", "-14.8"), ("9.6", "27.4")]))
+        return "My A2C agent collapses.\n\n" + rows + "\nThe critic: v_err = F.mse_loss(values, returns)\n" + code + "\n"
+
+    c = context_of(report("actor_loss"))
     assert c.ev.loss_named[0] == "actor_loss" and c.ev.low == -14.8 and c.impossible_negative == ""
-    # (the critic's own squared error below zero would be one)
-    assert "cannot with valid targets" in context_of(text.replace("actor_loss", "value_loss")).impossible_negative
+    assert context_of(report("loss_pg")).impossible_negative == ""
+    # (the critic's own squared error below zero would be one; and a name that only holds the word, `factor_loss`, or an
+    # actor trained with behaviour cloning's cross-entropy -- review s69c F1, F2)
+    for name, code in (("value_loss", ""), ("factor_loss", ""),
+                       ("actor_loss", "actor_loss = F.cross_entropy(self.actor(obs), expert_actions)")):
+        assert "cannot with valid targets" in context_of(report(name, code)).impossible_negative, name
+    # (the name's words: a policy's or an actor's, by a word of its own)
+    from trainwreck.loss_inputs import POLICY_LOSS
+    assert [n for n in ("actor_loss", "loss_pg", "train/policy_loss", "pi_loss", "factor_loss", "epg_loss",
+                        "reactor_temp") if POLICY_LOSS.search(n)] == ["actor_loss", "loss_pg", "train/policy_loss", "pi_loss"]

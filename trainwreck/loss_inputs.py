@@ -190,19 +190,29 @@ def distribution_on_probabilities(prose: str) -> str:
             return f"{built}, where `{' '.join(made.group(1).split())}`"
         # (or the output of a module of the paste's own whose Sequential ends in a softmax or a sigmoid: `logits =
         # self.actor(x)` beside `self.actor = nn.Sequential(..., nn.Softmax(dim=-1))`)
-        called = re.search(r"(?m)^[ \t]*" + re.escape(arg) + r"[ \t]*=[ \t]*self\.(\w{1,40})\([^()\n]{0,60}\)[ \t]*(?:#[^\n]*)?$",
-                           prose)
-        last = _sequential_end(prose, called.group(1)) if called else ""
+        # (the name's last assignment before the distribution, and nothing assigned to it between: not `logits =
+        # torch.log(logits)`, a log-probability, which a distribution takes as its logits)
+        before = prose[:m.start()]
+        assigned = list(re.finditer(r"(?m)^[ \t]*" + re.escape(arg) + r"[ \t]*=(?!=)[^\n]*", before))
+        called = re.fullmatch(r"[ \t]*" + re.escape(arg) + r"[ \t]*=[ \t]*self\.(\w{1,40})\([^()\n]{0,60}\)[ \t]*(?:#[^\n]*)?",
+                              assigned[-1].group(0)) if assigned else None
+        last = _sequential_end(before[:assigned[-1].start()], called.group(1)) if called else ""
         if last:
-            return f"{built}, where `{' '.join(called.group(0).split())}` and `self.{called.group(1)}` ends in `{last}`"
+            return (f"{built}, where `{' '.join(called.group(0).split())}` and `self.{called.group(1)}` ends in "
+                    f"`{last}`")
     return ""
 
 
 def _sequential_end(prose: str, attribute: str) -> str:
-    """The last module of `self.<attribute> = nn.Sequential(...)` in the paste where it is a softmax or a sigmoid; ''."""
-    built = re.search(r"\bself\." + re.escape(attribute) + r"[ \t]*=[ \t]*(?:torch\.)?nn\.Sequential(\()", prose)
+    """The last module of the last `self.<attribute> = nn.Sequential(...)` in the text where it is a softmax or a
+    sigmoid; ''."""
+    built = None
+    for built in re.finditer(r"\bself\." + re.escape(attribute) + r"[ \t]*=[ \t]*(?:torch\.)?nn\.Sequential(\()", prose):
+        pass
     modules = arguments(prose, built.start(1), reach=2000, across_lines=True) if built else None
-    modules = [m.strip() for m in modules or [] if m.strip()]
+    # (a comment after a module is no part of it: `nn.Softmax(dim=-1),  # probabilities`)
+    modules = [re.sub(r"#[^\n]*", "", m).strip() for m in modules or []]
+    modules = [m for m in modules if m]
     last = modules[-1] if modules else ""
     return last if re.fullmatch(r"(?:torch\.)?nn\.(?:Softmax|Sigmoid)\([^()]{0,40}\)", last) else ""
 
@@ -636,15 +646,19 @@ def impossible_negative(ev: Evidence, words: list[str], handed: bool = False) ->
     if targets:
         return (f"the loss goes below zero beside a binary cross-entropy whose targets the paste shows as 0 and 255 "
                 f"(`{targets}`): with a target above 1 its -(y log p + (1 - y) log(1 - p)) has no floor")
-    # (not where the loss read is a policy's, an actor's: minus the log-probability of the actions taken times their
-    # advantages, which is below zero whenever the advantages are, whatever squared error the critic beside it takes)
-    if negative and loss_kind(ev.prose) == "bounded" and not POLICY_LOSS.search(ev.loss_named[0]):
+    # (not where the loss read is a policy's, an actor's, in a paste that computes it as policy gradients do: minus
+    # the log-probability of the actions taken times their advantages, below zero whenever the advantages are, whatever
+    # squared error the critic beside it takes -- not an actor trained by behaviour cloning's cross-entropy)
+    if negative and loss_kind(ev.prose) == "bounded" \
+            and not (POLICY_LOSS.search(ev.loss_named[0]) and POLICY_GRADIENT.search(ev.prose)):
         return ("the loss goes below zero, and the loss named here (cross-entropy, BCE, 1 - Dice, a squared "
                 "error) cannot with valid targets")
     return ""
 
 
-POLICY_LOSS = lazy_regex.compile(r"(?i)actor|policy|\bpg|surrogate")
+# (a word of the name: `actor_loss`, `loss_pg`, `train/policy_loss`; not `factor_loss`, `epg_loss`)
+POLICY_LOSS = lazy_regex.compile(r"(?i)(?<![a-z])(?:actor|policy|pi|pg)(?![a-z])")
+POLICY_GRADIENT = lazy_regex.compile(r"\blog_probs?\b|\.log_prob\(|\badvantages?\b|\badvs?\b|\bratio\b")
 
 
 def negative_shown(ev: Evidence, words: list[str]) -> bool:

@@ -108,16 +108,17 @@ _NAMES = {name.lower(): name for name in ("Adam", "AdamW", "Adamax", "NAdam", "R
 # ... or fastai's: its Learner builds Adam unless told otherwise (`opt_func=Adam`, fastai/learner.py) and takes the
 # rate in its fit calls -- `learn.fine_tune(6, base_lr=0.2)` (2e-3 unless given: fastai/callback/schedule.py at
 # https://github.com/fastai/fastai/blob/b273fbb32d075ef1d6fd372687b5f56564cead9a/fastai/callback/schedule.py#L161),
-# `fit_one_cycle(5, lr_max=0.3)`, `fit_one_cycle(5, 0.3)`, `fit_one_cycle(5, slice(0.3))` -- in a paste that builds a
+# `fit_one_cycle(5, lr_max=0.3)` (fastai 1's `max_lr=`), `fit_one_cycle(5, 0.3)`, `fit_one_cycle(5, slice(0.3))` -- in
+# a paste that builds a
 # fastai learner and hands it no other optimizer (`opt_func=SGD`)
 FASTAI_LEARNER = lazy_regex.compile(r"\b(?:vision_learner|cnn_learner|unet_learner|tabular_learner|text_classifier_learner|"
                                     r"language_model_learner|collab_learner)\(|\bfrom fastai\b")
 _FASTAI_FIT = r"\.(?:fine_tune|fit_one_cycle|fit_flat_cos|fit_sgdr|fit)\("
 _FASTAI_LR = r"(?:slice\(\s*)?(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])(?:\s*\))?\s*[,)]"
-FASTAI_RATE = lazy_regex.compile(_FASTAI_FIT + r"\s*\d+\s*,\s*(?:(?:base_lr|lr_max|lr)\s*=\s*)?" + _FASTAI_LR + "|"
-                                 + _FASTAI_FIT + r"[^()\n]{0,120}?\b(?:base_lr|lr_max|lr)\s*=\s*"
+FASTAI_RATE = lazy_regex.compile(_FASTAI_FIT + r"\s*\d+\s*,\s*(?:(?:base_lr|lr_max|max_lr|lr)\s*=\s*)?" + _FASTAI_LR + "|"
+                                 + _FASTAI_FIT + r"[^()\n]{0,120}?\b(?:base_lr|lr_max|max_lr|lr)\s*=\s*"
                                  + _FASTAI_LR.replace("?P<rate>", "?P<rate2>"))
-OTHER_OPT_FUNC = lazy_regex.compile(r"\bopt_func\s*=\s*(?!Adam\b)")
+OTHER_OPT_FUNC = lazy_regex.compile(r"\bopt_func\s*=\s*(?!Adam\b|partial\(\s*Adam\b)")
 
 
 def _fastai_rate(prose: str) -> tuple[re.Match, str] | None:

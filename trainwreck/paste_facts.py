@@ -104,8 +104,11 @@ NO_UPDATE_MADE_IT = "no update had moved the weights, so the forward pass from t
 UNSCALED_ROUND = "float16 gradients under about 3e-08 (2^-25) round to 0 unscaled"
 
 
-# PyTorch's repr of a tensor whose first value is nan: `tensor([[nan, nan, ...`, `tensor([nan], device='cuda:0')`
-NAN_TENSOR_PRINTED = lazy_regex.compile(r"\btensor\(\[+\s*nan\b")
+# PyTorch's repr of a tensor that holds a nan in its first row, printed after an error (a distribution's "found
+# invalid values:", then `tensor([[nan, nan, ...`): not `torch.tensor([nan, ...])` written in code, nor a tensor a
+# report prints with no error (an input's missing value)
+NAN_TENSOR_PRINTED = lazy_regex.compile(r"(?<![\w.])tensor\(\[+[^\]\n]{0,300}?(?<![\w.])nan\b")
+ERROR_THEN_TENSOR = lazy_regex.compile(r"(?:Error|Exception)\b[^\n]{0,400}\n(?:[^\n]*\n){0,2}?[ \t]*tensor\(\[")
 
 
 def _whole_epoch_finite(ev: Evidence) -> bool:
@@ -510,7 +513,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # (a nan said in the report's sentences, not an `-inf` of its code; or a tensor of the run's printed nan, as PyTorch
     # prints one in an error -- a distribution's "found invalid values: tensor([[nan, nan, ...")
     if ev.first_nonfinite is not None or {"nan", "inf"} & set(tokens(
-            sentences_only(ev.prose) if sentences is None else sentences)) or NAN_TENSOR_PRINTED.search(ev.prose):
+            sentences_only(ev.prose) if sentences is None else sentences)) \
+            or (NAN_TENSOR_PRINTED.search(ev.prose) and ERROR_THEN_TENSOR.search(ev.prose)):
         out.update(breaking_construct(ev.prose))
         # (a log of a linear output breaks at the first forward pass: beside a run that trained before its nan, what
         # ran is not what was pasted, or the nan has another cause)
