@@ -170,7 +170,7 @@ def _unshifted_exp(code: str) -> bool:
                and "loss" not in arg for m in itertools.islice(EXP_OF.finditer(code), 20))
 
 
-NAN_JUMP = 1.5
+NAN_JUMP = 1.5       # beside a nan, the column's value there over the row before's: a jump onto the limit
 
 
 def column_past_limit(ev: Evidence, dtype: str) -> str:
