@@ -90,12 +90,7 @@ def mask_added_past_fp16(code: str) -> re.Match | None:
         # took, or any x where the mask is float16 by name)
         x = re.escape(name) if name else r"[A-Za-z_]\w{0,30}"
         mask = re.escape(made.group("mask"))
-        end = made.end()
-        for _ in range(6):
-            end = code.find("\n", end + 1)
-            if end < 0:
-                end = len(code)
-                break
+        end = re.compile(r"[^\n]*(?:\n[^\n]*){0,5}").match(code, made.end()).end()
         # (searched in the code itself, within those lines: the match's place is the code's, for the line it quotes)
         added = re.compile(rf"(?<![\w.]){x}\s*\+\s*(?:\(\s*1(?:\.0*)?\s*-\s*{mask}\s*\)\s*\*\s*{_PAST_FP16}|"
                            rf"{_PAST_FP16}\s*\*\s*\(\s*1(?:\.0*)?\s*-\s*{mask}\s*\))").search(code, made.end(), end)

@@ -13,7 +13,7 @@ import itertools
 import re
 
 from .brackets import arguments
-from .breaking_constructs import code_of
+from .breaking_constructs import code_of, line_from
 from .code_blocks import indent
 from .logscan import Evidence, dialects
 from . import lazy_regex
@@ -105,6 +105,7 @@ def _stepped_on(code: str, module: str) -> list[tuple[str, str]]:
             if re.search(r"(?<![\w.])" + re.escape(b.group("opt")) + r"\.step\(", code)]
 
 
+@functools.lru_cache(maxsize=4)      # (asked by the printed facts and by the weighing's clearing beside backward())
 def copy_cleared(code: str) -> tuple[str, str, str] | None:
     """(the copy's assignment, the stepped optimizer's, the original's zero_grad call) where the paste steps an optimizer
     built on a copy's parameters and clears only the original's gradients; or None."""
@@ -122,13 +123,8 @@ def copy_cleared(code: str) -> tuple[str, str, str] | None:
         stepped = _stepped_on(code, copy)
         cleared = re.search(rf"(?<![\w.]){o}\.zero_grad\([^()\n]{{0,40}}\)", code)
         if stepped and cleared and not clears(re.sub(rf"(?<![\w.]){o}\.zero_grad\([^()\n]{{0,40}}\)", "", code)):
-            return _call_line(code, made), stepped[0][1], cleared.group(0)
+            return line_from(code, made.start()), stepped[0][1], cleared.group(0)
     return None
-
-
-def _call_line(code: str, made: re.Match) -> str:
-    end = code.find("\n", made.start())
-    return code[made.start():end if end >= 0 else len(code)].strip()
 
 
 # ... or a loop that clears them once, before an inner loop that calls backward() and step() on every batch and clears

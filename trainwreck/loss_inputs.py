@@ -449,7 +449,7 @@ def logits_loss_handed(code: str, set_at: re.Match) -> str:
 # whose `F.cross_entropy(class_logits, labels)` applies its own log-softmax to it (https://github.com/pytorch/vision/
 # blob/00d6550aeadbaf7d4e65b65589f19c16d5402c7f/torchvision/models/detection/roi_heads.py). The class is read from the
 # paste: its forward's first `return`, the softmax called there or a name its block sets to one.
-BOX_PREDICTOR_SET = lazy_regex.compile(r"(?m)^[^#\n]*?\broi_heads\.box_predictor\s*=\s*(?P<cls>[A-Za-z_]\w{0,40})\(")
+BOX_PREDICTOR_SET = lazy_regex.compile(r"(?m)^[^#\n]*?\b(?P<set>roi_heads\.box_predictor\s*=\s*(?P<cls>[A-Za-z_]\w{0,40}))\(")
 
 
 def box_predictor_probabilities(prose: str) -> tuple[str, str] | None:
@@ -474,7 +474,7 @@ def box_predictor_probabilities(prose: str) -> tuple[str, str] | None:
     if returned is None:
         return None
     first = _first_of(body[returned].strip()[len("return"):])
-    assigned = _assigned(chosen)
+    assigned = chosen.group("set")
     if re.fullmatch(_PROBABILITY_CALL, first):
         return assigned, body[returned].strip()
     # (the last line at the forward's own level that sets the name, before the return; none under a deeper block)
@@ -487,21 +487,11 @@ def box_predictor_probabilities(prose: str) -> tuple[str, str] | None:
 
 def _first_of(returned: str) -> str:
     """The first of the values a return gives (`scores, deltas` -> `scores`; `(F.softmax(z, dim=-1), d)` ->
-    `F.softmax(z, dim=-1)`), by the commas outside brackets."""
-    text = returned.strip()
-    if text.startswith("(") and (args := arguments(text, 0)) is not None:
-        text = ",".join(args)
-    depth = 0
-    for k, c in enumerate(text):
-        depth += c in "([{"
-        depth -= c in ")]}"
-        if c == "," and depth == 0:
-            return text[:k].strip()
-    return text.strip()
-
-
-def _assigned(chosen: re.Match) -> str:
-    return chosen.group(0)[chosen.group(0).index("roi_heads"):].rstrip("(")
+    `F.softmax(z, dim=-1)`): its first argument read as a call's, a tuple's brackets opened first."""
+    values = arguments(f"({returned.strip()})", 0) or [returned]
+    if len(values) == 1 and values[0].strip().startswith("("):
+        values = arguments(values[0].strip(), 0) or values
+    return values[0].strip()
 
 
 # PyTorch's NLL loss takes log-probabilities and returns minus the label's (nn.NLLLoss, F.nll_loss); handed a

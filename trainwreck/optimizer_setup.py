@@ -109,8 +109,7 @@ _NAMES = {name.lower(): name for name in ("Adam", "AdamW", "Adamax", "NAdam", "R
 # rate in its fit calls -- `learn.fine_tune(6, base_lr=0.2)` (2e-3 unless given: fastai/callback/schedule.py at
 # https://github.com/fastai/fastai/blob/b273fbb32d075ef1d6fd372687b5f56564cead9a/fastai/callback/schedule.py#L161),
 # `fit_one_cycle(5, lr_max=0.3)` (fastai 1's `max_lr=`), `fit_one_cycle(5, 0.3)`, `fit_one_cycle(5, slice(0.3))` -- in
-# a paste that builds a
-# fastai learner and hands it no other optimizer (`opt_func=SGD`)
+# a paste that builds a fastai learner and hands it no other optimizer (`opt_func=SGD`)
 FASTAI_LEARNER = lazy_regex.compile(r"\b(?:vision_learner|cnn_learner|unet_learner|tabular_learner|text_classifier_learner|"
                                     r"language_model_learner|collab_learner)\(|\bfrom fastai\b")
 _FASTAI_FIT = r"\.(?:fine_tune|fit_one_cycle|fit_flat_cos|fit_sgdr|fit)\("
@@ -126,8 +125,8 @@ def _fastai_rate(prose: str) -> tuple[re.Match, str] | None:
     Adam; or None."""
     if not FASTAI_LEARNER.search(prose) or OTHER_OPT_FUNC.search(prose):
         return None
-    return next(((m, m.group("rate") or m.group("rate2")) for m in itertools.islice(FASTAI_RATE.finditer(prose), 10)
-                 if float(m.group("rate") or m.group("rate2")) >= HIGH_ADAPTIVE_AT), None)
+    rates = ((m, m.group("rate") or m.group("rate2")) for m in itertools.islice(FASTAI_RATE.finditer(prose), 10))
+    return next(((m, rate) for m, rate in rates if float(rate) >= HIGH_ADAPTIVE_AT), None)
 
 
 def high_adaptive_rate(prose: str) -> str:

@@ -16,6 +16,6 @@ LINE = re.compile(rb"(?<![A-Za-z])(?:[Ll]oss|LOSS) is: *\[*(" + NUMBER + rb")(?!
 # report's, "my loss is: nan", above another tool's log is no log of this format (code_review_s69b F3)
 # (each stretch bounded: a long line that holds a count word and no `loss is:` costs no more than its length)
 _COUNTED = (rb"[^\n]{0,80}?(?<![A-Za-z])(?:[Ee]poch|[Ii]ter|[Bb]atch|[Ss]tep)\w{0,10}[ \t]*(?:[:=][ \t]*)?\d+[^\n]{0,120}?"
-            rb"(?<![A-Za-z])(?:[Ll]oss|LOSS) is: *\[*" + NUMBER + rb"(?![\w.])[^\n]{0,200}")
+            + LINE.pattern + rb"[^\n]{0,200}")
 DETECT = re.compile(rb"(?m)^" + _COUNTED + rb"\r?\n" + _COUNTED)
 DIALECT = Dialect("lines of `loss is:` values (PaddlePaddle's tutorials)", DETECT, pattern=LINE)
