@@ -47,18 +47,9 @@ def test_importing_the_readings_compiles_none_of_their_patterns():
 
 
 def _every_lazy_pattern() -> list[LazyPattern]:
-    """Every pattern lazy_regex made once the whole package is imported: module names, tuples of folds, Normals'
-    fields alike."""
-    import importlib
-    import pkgutil
+    from trainwreck.regex_needs import every_pattern
 
-    import trainwreck
-    from trainwreck import lazy_regex
-
-    for info in pkgutil.walk_packages(trainwreck.__path__, "trainwreck."):
-        if not info.name.endswith("__main__"):
-            importlib.import_module(info.name)
-    return list(lazy_regex.MADE)
+    return every_pattern()
 
 
 def test_every_pattern_compiled_on_first_use_compiles():
@@ -210,3 +201,51 @@ def test_diagnose_says_the_same_with_the_prefilter_and_without_it(tmp_path):
     on, off = (run.communicate()[0] for run in runs)
     assert len(reports) >= 10 and on == off
     assert on.count("WR-") >= 10          # (reports that name entries, not only empty ones)
+
+
+# ---- the literals read ahead of time (trainwreck/regex_needs.py) -------------------------------------------------
+
+def test_the_stored_literals_are_those_the_code_reads_now():
+    # (in a process of its own, where only the package has made patterns; a pattern added or changed since the file
+    # was written is read as before, and this fails until it is written again)
+    run = subprocess.run([sys.executable, "-m", "trainwreck.regex_needs", "--check"], cwd=ROOT, capture_output=True,
+                         text=True)
+    assert run.returncode == 0, run.stderr
+    from trainwreck import regex_needs
+
+    table = regex_needs._table()
+    assert len(table) > 850 and sum(need is None for need in table.values()) < len(table) // 10
+    # (and the check can fail: a table that misses a pattern, or gives one other literals, is out of date)
+    fresh = regex_needs.computed()
+    assert regex_needs.text(fresh) != regex_needs.text({**fresh, "needs": dict(list(fresh["needs"].items())[1:])})
+
+
+def test_a_package_pattern_is_skipped_from_its_first_call_and_never_compiled():
+    from trainwreck import regex_needs
+
+    from trainwreck.precision_said import GRAD_SCALER
+
+    assert regex_needs.stored(GRAD_SCALER.pattern, GRAD_SCALER.flags) == ((), ("scaler",))
+    fresh = LazyPattern(GRAD_SCALER.pattern, GRAD_SCALER.flags)     # (the module's own may have run already)
+    assert fresh.search("epoch 3 loss=nan") is None and fresh.sub("X", "epoch 3") == "epoch 3"
+    assert fresh._compiled is None and fresh._asked == 0
+    assert fresh.search("a torch.cuda.amp.GradScaler()").group(0) == "GradScaler" and fresh._compiled is not None
+    # (one with no literal to look for runs from its first call, and is never parsed for literals again)
+    bare = next(p for p in _every_lazy_pattern() if regex_needs.stored(p.pattern, p.flags) is False)
+    assert LazyPattern(bare.pattern, bare.flags)._cannot_match("epoch 3") is False
+
+
+def test_a_table_written_by_another_python_is_not_used(monkeypatch):
+    from trainwreck import regex_needs
+
+    pattern = r"(?i)\bgrad[ _-]?scaler\b"
+    assert regex_needs.stored(pattern, 0) is not None
+    monkeypatch.setattr(regex_needs, "python", lambda: "3.99")
+    regex_needs._table.cache_clear()
+    try:
+        assert regex_needs.stored(pattern, 0) is None
+        lazy = LazyPattern(pattern)
+        assert lazy.search("epoch 3") is None and lazy._need is None and lazy._compiled is not None
+    finally:
+        monkeypatch.undo()
+        regex_needs._table.cache_clear()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Union
 
-from . import regex_literals
+from . import regex_literals, regex_needs
 
 
 WARM = 2          # a pattern's calls before its literals are read (LazyPattern) ...
@@ -25,7 +25,8 @@ class LazyPattern:
     `PATTERN.compiled()` to what needs one, and ask `PATTERN.made(match)` what `match.re is PATTERN` would ask.
 
     A text that holds none of the literals every match of the pattern holds (regex_literals) is answered without
-    running the pattern: most of the patterns that read a report find nothing in it. The literals are read from a
+    running the pattern, or compiling it: most of the patterns that read a report find nothing in it. The package's
+    own patterns have their literals read ahead of time (regex_needs). For any other, the literals are read from a
     parse of the pattern as long as re.compile's own, so only for a pattern asked more than WARM times, or asked of a
     LONG_TEXT: one `trainwreck diagnose` of a short report asks most of its patterns once or twice, and a parse would
     cost more than the searches it saves; a process that reads many reports (the tests, the benchmarks) asks them
@@ -47,6 +48,8 @@ class LazyPattern:
         if type(string) is not str:            # (a bytes text holds no str literal)
             return False
         need = self._need
+        if need is None and not self._asked:
+            need = self._need = regex_needs.stored(self.pattern, self.flags)
         if need is None:
             self._asked += 1
             # (a long text's search costs more than the parse: read the literals for it at once)
@@ -56,54 +59,46 @@ class LazyPattern:
         return need is not False and regex_literals.absent(need, string)
 
     def search(self, string: Any, *args: Any, **kwargs: Any) -> re.Match | None:
-        compiled = self._compiled or self.compiled()
         if self._cannot_match(string):
             return None
-        return compiled.search(string, *args, **kwargs)
+        return (self._compiled or self.compiled()).search(string, *args, **kwargs)
 
     def match(self, string: Any, *args: Any, **kwargs: Any) -> re.Match | None:
-        compiled = self._compiled or self.compiled()
         if self._cannot_match(string):
             return None
-        return compiled.match(string, *args, **kwargs)
+        return (self._compiled or self.compiled()).match(string, *args, **kwargs)
 
     def fullmatch(self, string: Any, *args: Any, **kwargs: Any) -> re.Match | None:
-        compiled = self._compiled or self.compiled()
         if self._cannot_match(string):
             return None
-        return compiled.fullmatch(string, *args, **kwargs)
+        return (self._compiled or self.compiled()).fullmatch(string, *args, **kwargs)
 
     def finditer(self, string: Any, *args: Any, **kwargs: Any) -> Any:
-        compiled = self._compiled or self.compiled()
         if self._cannot_match(string):
             return iter(())
-        return compiled.finditer(string, *args, **kwargs)
+        return (self._compiled or self.compiled()).finditer(string, *args, **kwargs)
 
     def findall(self, string: Any, *args: Any, **kwargs: Any) -> list:
-        compiled = self._compiled or self.compiled()
         if self._cannot_match(string):
             return []
-        return compiled.findall(string, *args, **kwargs)
+        return (self._compiled or self.compiled()).findall(string, *args, **kwargs)
 
     def sub(self, repl: Any, string: Any, *args: Any, **kwargs: Any) -> str:
-        compiled = self._compiled or self.compiled()
         if self._cannot_match(string):
-            _check_template(compiled, repl)
+            _check_template(self, repl)
             return string
-        return compiled.sub(repl, string, *args, **kwargs)
+        return (self._compiled or self.compiled()).sub(repl, string, *args, **kwargs)
 
     def subn(self, repl: Any, string: Any, *args: Any, **kwargs: Any) -> tuple[str, int]:
-        compiled = self._compiled or self.compiled()
         if self._cannot_match(string):
-            _check_template(compiled, repl)
+            _check_template(self, repl)
             return string, 0
-        return compiled.subn(repl, string, *args, **kwargs)
+        return (self._compiled or self.compiled()).subn(repl, string, *args, **kwargs)
 
     def split(self, string: Any, *args: Any, **kwargs: Any) -> list:
-        compiled = self._compiled or self.compiled()
         if self._cannot_match(string):
             return [string]
-        return compiled.split(string, *args, **kwargs)
+        return (self._compiled or self.compiled()).split(string, *args, **kwargs)
 
     def made(self, match: re.Match) -> bool:
         """Whether `match` was found by this pattern: what `match.re is PATTERN` asks of a compiled one, which a
@@ -122,11 +117,12 @@ class LazyPattern:
         return f"lazy_regex.compile({self.pattern!r}, {self.flags!r})"
 
 
-def _check_template(compiled: re.Pattern, repl: Any) -> None:
+def _check_template(pattern: LazyPattern, repl: Any) -> None:
     """Raise as re does for a broken replacement template (`\\1` of a pattern with no group), where the text was
-    skipped: such a bug then shows on every text, not only on those that hold the pattern's literal."""
+    skipped: such a bug then shows on every text, not only on those that hold the pattern's literal. (Only a
+    template that refers to something compiles the pattern.)"""
     if type(repl) is str and "\\" in repl:
-        compiled.sub(repl, "")
+        pattern.compiled().sub(repl, "")
 
 
 # A pattern the readings hold: compiled now, or on first use
