@@ -8365,3 +8365,22 @@ def test_code_review_s67b_readings_stay_where_they_belong():
     # L3: two values in the middle of a run are no first and last
     assert diagnosis("Loss is 0.31 at epoch 40 and 0.30 at epoch 80, but validation accuracy dropped.").evidence.count \
         == 0
+
+
+def test_a_transformer_decoders_padding_masks_are_key_padding_masks():
+    # (s70, an opened blind set: nn.TransformerDecoder takes its cross-attention's key_padding_mask as
+    # memory_key_padding_mask and its self-attention's as tgt_key_padding_mask; a row of either that is all True leaves
+    # a query nothing to attend to, as src_key_padding_mask does)
+    from trainwreck.breaking_constructs import breaking_construct
+
+    for name in ("memory_key_padding_mask", "tgt_key_padding_mask"):
+        found = breaking_construct(f"out = self.decoder(tgt, mem, {name}=pad)\nBatches are padded to the widest image.")
+        assert set(found) == {"masked-inf"} and f"`{name}.all(dim=1).any()` must be False" in found["masked-inf"], name
+    # (a name that only ends in the words is not one of them)
+    assert breaking_construct("out = self.decoder(tgt, mem, my_key_padding_mask_fn=pad)") == {}
+    run = "".join(f"step {s} | loss {v} | lr 2.9e-04\n" for s, v in ((1800, 2.19), (1850, 2.06), (1900, 2.00),
+                                                                   (1950, "nan"), (2000, "nan")))
+    code = ("    valid = widths // 32\n    pad = torch.arange(w)[None, :] >= valid[:, None]\n"
+            "    out = self.decoder(tgt_emb, mem, tgt_mask=causal, memory_key_padding_mask=pad)\n")
+    found = diagnosis("The loss turns nan at a random step and stays nan:\n" + run + code)
+    assert found.matches[0].entry.id == "WR-070"

@@ -759,7 +759,7 @@ def softplus_by_hand(code: str) -> re.Match | None:
 # A key_padding_mask handed to attention, beside words that a sequence can be all padding ("length 0", "empty after
 # cleaning", "its whole mask row is True"): a query with every key masked (WR-070's page: nn.MultiheadAttention with
 # its default need_weights=True gives it a nan output)
-PADDING_MASK = lazy_regex.compile(r"\bkey_padding_mask\b|\bsrc_key_padding_mask\b")
+PADDING_MASK = lazy_regex.compile(r"\b(?:src_|tgt_|memory_)?key_padding_mask\b")
 # ... or said in words: "positions that are not mentions filled with float('-inf'), then softmax", "masked logits are
 # set to -inf" (not a denial, "instead of -inf", "rather than -inf")
 MASKED_INF_SAID = lazy_regex.compile(r"(?i)\b(?:fill(?:ed|s|ing)?|set|sets|setting|mask(?:ed|s|ing)?|replac(?:ed|es|ing))\b"
