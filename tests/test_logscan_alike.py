@@ -154,6 +154,30 @@ def test_a_log_longer_than_a_block_has_its_layout_read_from_its_start_alone(tmp_
     assert read[0] == small.read_bytes()
 
 
+@pytest.mark.parametrize("shape", ["start-up lines first", "two losses, one turns nan past the window",
+                                   "two spellings, one turns nan past the window"])
+def test_a_start_that_settles_nothing_has_the_layout_read_from_the_whole_block(shape, tmp_path, monkeypatch):
+    # (code_review_s70 1, 2: a window with no loss in it, or one that chooses among losses by the one that breaks, is
+    # no sample of the log: the whole block decides, as it did before the window)
+    if shape == "start-up lines first":
+        lines = [f"NCCL INFO Channel {i:02d}/32 : 0[0] -> 1[1] via P2P/IPC\n" for i in range(900)]
+        lines += [f"step {s} | loss: {2.5 - s / 1e4:.4f} | lr: 1e-4\n" for s in range(4000)]
+    elif shape == "two losses, one turns nan past the window":
+        lines = [f"[Epoch {s // 100}/100] [Batch {s % 100}/100] [D loss: 0.5{s % 7}] "
+                 f"[G loss: {'nan' if s > 1200 else f'1.{s % 9}'}]\n" for s in range(4000)]
+    else:
+        lines = [f"epoch {s} loss 0.{s % 9 + 1} Loss {'nan' if s > 700 else f'0.{s % 7 + 1}'}\n" for s in range(6000)]
+    log = tmp_path / "train.log"
+    log.write_text("".join(lines))
+    monkeypatch.setattr(reader, "CHUNK", 1 << 17)
+    monkeypatch.setattr(reader, "LAYOUT_WINDOW", 1 << 14)
+    windowed = _scan(str(log))
+    monkeypatch.setattr(reader, "LAYOUT_WINDOW", 1 << 17)
+    assert windowed == _scan(str(log))
+    ev = reader.scan_path(str(log))
+    assert ev.count > 3000 and (shape == "start-up lines first") == (ev.first_nonfinite is None), (shape, ev.count)
+
+
 def test_a_train_loss_is_a_summary_only_beside_a_plain_loss_printed_more_often():
     from trainwreck.logscan.layout import summary_losses
 

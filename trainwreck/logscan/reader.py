@@ -19,7 +19,7 @@ from .decimals import with_decimal_points, writes_decimal_commas
 from .epoch_words import with_english_epochs, writes_foreign_epochs
 from .dialects import history
 from .evidence import ACCURACY_ENDS, Evidence, Track, merge
-from .layout import ACCURACY, Layout, column_values, csv_values, csv_values_and, layout_of, mask, row_value
+from .layout import ACCURACY, SPELLINGS, Layout, column_values, csv_values, csv_values_and, layout_of, mask, row_value
 from .messages import DEFAULT, MessageFinder
 from .numbers import PIECE, Batch, alike, box_frameworks, to_float
 from .positions import Locator, Position, last_epoch
@@ -35,7 +35,8 @@ NUMPY_FROM = 16 << 20
 # A file this big is a log a program wrote, not a paste: the words of its start are read with repeats collapsed
 LARGE_FILE = 16 << 20
 # A text longer than one block is a log a program wrote: its layout is read from its start, this long (a
-# program's lines repeat; the layout's searches over a whole block were a tenth of the time on 500 MB)
+# program's lines repeat; the layout's searches over a whole block were a tenth of the time on 500 MB), unless that
+# start settles nothing (_layout)
 LAYOUT_WINDOW = 1 << 20
 SPELLING_WINDOW = 1 << 16    # bytes of the log's start that say how it writes its decimals and its epochs
 
@@ -472,11 +473,23 @@ def _first_block(stream, source: str) -> tuple[bytes, bool]:
 
 def _layout(first: bytes, lone_cr: bool) -> Layout:
     text = clean(first.replace(b"\r", b"\n") if lone_cr else first)
+    if len(first) < CHUNK:
+        return _layout_of(text)
     # (a block cut at CHUNK may end inside a line, which the next block reads whole; a shorter one is the whole text,
     # its last line whole with or without a newline after it: a paste's last sentence, its `max_norm=5000`, is read)
-    if len(first) >= CHUNK:
-        text = text[:LAYOUT_WINDOW]
-        text = text[:text.rfind(b"\n") + 1] or text
+    text = text[:text.rfind(b"\n") + 1] or text
+    window = text[:LAYOUT_WINDOW]
+    window = window[:window.rfind(b"\n") + 1] or window
+    layout = _layout_of(window)
+    # (the whole block where its start settles nothing: no loss yet, a start-up's megabyte of other lines; or a choice
+    # among several losses, made by the one whose values turn non-finite, which may happen past the window --
+    # code_review_s70 1, 2)
+    if layout.mode == "none" or layout.named[0] or sum(spelling in window for spelling in SPELLINGS) > 1:
+        layout = _layout_of(text)
+    return layout
+
+
+def _layout_of(text: bytes) -> Layout:
     # (decided on the text's start: a log writes its numbers one way throughout, and a search over a whole 4 MB block
     # for words that are not there costs more than reading it)
     start = text[:SPELLING_WINDOW]
