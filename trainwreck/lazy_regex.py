@@ -55,6 +55,10 @@ class LazyPattern:
             # (a long text's search costs more than the parse: read the literals for it at once)
             if self._asked <= WARM and len(string) < LONG_TEXT:
                 return False
+            # (compiled first, as every method once did: a pattern that parses and does not compile, `(?<=a+)`, still
+            # raises on its first text -- code_review_s70 5; the package's own are compiled before their table is
+            # written)
+            self.compiled()
             need = self._need = regex_literals.required(self.pattern, self.flags) or False
         return need is not False and regex_literals.absent(need, string)
 

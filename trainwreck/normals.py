@@ -1358,9 +1358,10 @@ TOOL_ANSWERS = (
            # (the MAPE named with a value of its own above 100 -- with a % or after its name's `:`, as Keras logs it in
            # percent; scikit-learn's fraction above 100 is huger still -- or "thousands of percent", not exactly 100%,
            # every prediction 0; and the errors said small, with no negation between, or the forecasts said to follow
-           # the truth)
+           # the truth) (no possessive `{2,}+`, which Python 3.10 cannot read: a digit given back is one no branch
+           # after it takes)
            lazy_regex.compile(r"(?s)\A(?=.*(?:\bmape\b|mean[ _]absolute[ _]percentage[ _]error)(?:\s*[:=]\s*(?!100(?:\.0+)?(?![\d.]))"
-                              r"[1-9]\d{2,}+(?:\.\d+)?(?!\d|\.\d)|[^.\n\d]{0,40}?(?<![\d.])(?!100(?:\.0+)?\s?%)[1-9]\d{2,}+(?:[.,]\d+)?\s?%|"
+                              r"[1-9]\d{2,}(?:\.\d+)?(?!\d|\.\d)|[^.\n\d]{0,40}?(?<![\d.])(?!100(?:\.0+)?\s?%)[1-9]\d{2,}(?:[.,]\d+)?\s?%|"
                               r"[^.\n]{0,40}?\b(?:several |a few )?(?:thousands?|hundreds?) (?:of )?percent\b|[^.\n]{0,40}?\bseveral thousand\b))"
                               r"(?=.*(?:\b(?:mae|rmse|mse|errors?)\b(?:(?!\b(?:not|never|no)\b|n't\b)[^.\n]){0,60}?\b(?:small|low|tiny|fine|good)\b|"
                               r"(?<!n't )(?<!not )(?<!never )\b(?:follow|track|match)\w*\b(?:(?!\bnot\b)[^.\n]){0,40}?\b(?:closely|well|nicely)\b))"),

@@ -24,6 +24,8 @@ _ATOMIC = getattr(_c, "ATOMIC_GROUP", None)
 
 # A need: one of these (literal, case-insensitive) pairs stands in every match.
 Need = frozenset
+# What required() gives: (literals, lower-cased case-insensitive literals)
+Literals = tuple[tuple[str, ...], tuple[str, ...]]
 
 
 def _better(a: Need | None, b: Need | None) -> Need | None:
@@ -67,7 +69,7 @@ def _need(items, icase: bool) -> Need | None:
     return best
 
 
-def required(pattern: str | bytes, flags: int = 0) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+def required(pattern: str | bytes, flags: int = 0) -> Literals | None:
     """(literals, lower-cased case-insensitive literals): every match of the pattern holds one of them; None where
     no such set is known. Case-insensitive literals are kept only where each is ASCII, whose case is the only one an
     ASCII text can meet (a Kelvin sign matches k under re.IGNORECASE)."""
@@ -89,7 +91,7 @@ def required(pattern: str | bytes, flags: int = 0) -> tuple[tuple[str, ...], tup
 _lowered: tuple[str, str | None] = ("", "")
 
 
-def absent(need: tuple[tuple[str, ...], tuple[str, ...]], text: str) -> bool:
+def absent(need: Literals, text: str) -> bool:
     """Does the text hold none of the need's literals (so that the pattern cannot match it)?"""
     global _lowered
     exact, folded = need

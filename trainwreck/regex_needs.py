@@ -10,53 +10,59 @@ until the file is written again with
 
     python -m trainwreck.regex_needs --write
 
-The file names the Python that wrote it: another version's parser might read a pattern otherwise, so there the
-file is not used.
+which imports every module of the package, the site's among them (the `site` extra). The literals are what every
+match of a pattern holds, whichever Python reads them: Pythons 3.11 to 3.13 read the same ones from every pattern of
+the package (code_review_s70 4), and the test holds the file to what the Python running it reads.
 """
 from __future__ import annotations
 
 import functools
 import json
+import re
 import sys
 from pathlib import Path
+from typing import Literal
 
-from . import regex_literals
+from .regex_literals import Literals, required
 
 TABLE = Path(__file__).with_name("regex_needs.json")
-Need = tuple[tuple[str, ...], tuple[str, ...]]
-
-
-def python() -> str:
-    return f"{sys.version_info[0]}.{sys.version_info[1]}"
 
 
 def key(pattern: str, flags: int) -> str:
-    """The table's name for a pattern: its flags and its text, whole (a hash would save the file 100 kB, and could
-    collide)."""
-    return f"{flags}:{pattern}"
+    """The table's name for a pattern: its flags as a number, and its text whole (a hash would save the file 100 kB,
+    and could collide)."""
+    return f"{int(flags)}:{pattern}"
 
 
 @functools.lru_cache(maxsize=1)
-def _table() -> dict[str, list | None]:
+def _table() -> dict:
     try:
         data = json.loads(TABLE.read_text(encoding="utf-8"))
     except (OSError, ValueError):       # (no file, or a broken one: every pattern is read as before; a test fails)
         return {}
-    if not isinstance(data, dict) or data.get("python") != python() or not isinstance(data.get("needs"), dict):
-        return {}
-    return data["needs"]
+    return data if isinstance(data, dict) else {}
 
 
-def stored(pattern: str, flags: int) -> Need | bool | None:
-    """The need the table holds for the pattern; False where it has none; None where the table does not know it."""
+def _well_formed(need: object) -> bool:
+    """A pair of lists of literals, one literal at least (a hand-mended entry that says less would skip texts the
+    pattern matches)."""
+    return (isinstance(need, list) and len(need) == 2 and all(isinstance(part, list) for part in need)
+            and any(need) and all(isinstance(lit, str) and lit for part in need for lit in part))
+
+
+def stored(pattern: object, flags: int) -> Literals | Literal[False] | None:
+    """The literals the table holds for the pattern; False where it holds that the pattern has none; None where the
+    table does not know the pattern (or holds something that is not literals)."""
     table = _table()
-    if not table:
+    if not table or type(pattern) is not str:
         return None
     name = key(pattern, flags)
     if name not in table:
         return None
     need = table[name]
-    return False if need is None else (tuple(need[0]), tuple(need[1]))
+    if need is None:
+        return False
+    return (tuple(need[0]), tuple(need[1])) if _well_formed(need) else None
 
 
 def every_pattern() -> list:
@@ -75,38 +81,45 @@ def every_pattern() -> list:
 
 
 def computed() -> dict:
-    """The table as the code stands: each pattern's need, read now."""
-    needs = {}
+    """The table as the code stands: each str pattern's literals, read now (each pattern compiled too: no literals are
+    written for one that re.compile refuses)."""
+    table = {}
     for pattern in every_pattern():
-        need = regex_literals.required(pattern.pattern, pattern.flags)
-        needs[key(pattern.pattern, pattern.flags)] = None if need is None else [list(need[0]), list(need[1])]
-    return {"python": python(), "written_by": "python -m trainwreck.regex_needs --write",
-            "needs": dict(sorted(needs.items()))}
+        if type(pattern.pattern) is not str:
+            continue
+        re.compile(pattern.pattern, pattern.flags)
+        need = required(pattern.pattern, pattern.flags)
+        table[key(pattern.pattern, pattern.flags)] = None if need is None else [list(need[0]), list(need[1])]
+    return dict(sorted(table.items()))
 
 
 def text(table: dict) -> str:
     """The table as JSON, a pattern to a line (a change to a pattern shows as one line of a diff)."""
-    head = {k: v for k, v in table.items() if k != "needs"}
-    lines = [f"{json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in table["needs"].items()]
-    return json.dumps(head)[:-1] + ', "needs": {\n' + ",\n".join(lines) + "\n}}\n"
+    return "{\n" + ",\n".join(f"{json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in table.items()) + "\n}\n"
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    table = computed()
-    fresh = text(table)
+    if args not in (["--write"], ["--check"]):
+        print("usage: python -m trainwreck.regex_needs --write | --check", file=sys.stderr)
+        return 2
+    try:
+        table = computed()
+    except ImportError as exc:
+        print(f"trainwreck.regex_needs: every module must import to read its patterns ({exc}); "
+              "install the site extra: pip install -e '.[site]'", file=sys.stderr)
+        return 1
     if args == ["--write"]:
-        TABLE.write_text(fresh, encoding="utf-8")
-        print(f"wrote {TABLE.name}: {len(table['needs'])} patterns")
+        TABLE.write_text(text(table), encoding="utf-8")
+        print(f"wrote {TABLE.name}: {len(table)} patterns")
         return 0
-    if args == ["--check"]:
-        current = TABLE.read_text(encoding="utf-8") if TABLE.is_file() else ""
-        if current != fresh:
-            print(f"{TABLE}: out of date; run python -m trainwreck.regex_needs --write", file=sys.stderr)
-            return 1
-        return 0
-    print("usage: python -m trainwreck.regex_needs --write | --check", file=sys.stderr)
-    return 2
+    _table.cache_clear()
+    if _table() != table:
+        print(f"{TABLE}: out of date ({len(set(table) ^ set(_table()))} patterns added or gone, "
+              f"{sum(1 for k in table if k in _table() and _table()[k] != table[k])} read otherwise); "
+              "run python -m trainwreck.regex_needs --write", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
