@@ -8159,6 +8159,36 @@ def test_a_keras_softmax_output_handed_to_tensorflows_logits_op_is_probabilities
         assert "pairing" not in weighed_parts(distill, "WR-130")
 
 
+CTC_LAYER = ("class CTCLayer(keras.layers.Layer):\n    def call(self, y_true, y_pred):\n"
+             "        n = tf.fill([tf.shape(y_true)[0]], tf.shape(y_pred)[1])\n"
+             "        loss = {loss}\n        self.add_loss(tf.reduce_mean(loss))\n        return y_pred\n"
+             "x = layers.Dense(len(vocab) + 1, activation=\"{act}\")(x)\noutput = CTCLayer()(labels, x)\n")
+
+
+@pytest.mark.parametrize("act, loss, read", [
+    ("softmax", "tf.nn.ctc_loss(labels=y_true, logits=y_pred, label_length=lab, logit_length=n, blank_index=-1)", True),
+    # (no softmax to undo; Keras's ctc_batch_cost takes the softmax's probabilities; logits that are not the output)
+    ("linear", "tf.nn.ctc_loss(labels=y_true, logits=y_pred, label_length=lab, logit_length=n, blank_index=-1)", False),
+    ("softmax", "keras.backend.ctc_batch_cost(y_true, y_pred, n, lab)", False),
+    ("softmax", "tf.nn.ctc_loss(labels=y_true, logits=raw, label_length=lab, logit_length=n, blank_index=-1)", False),
+])
+def test_a_keras_softmax_output_handed_to_tensorflows_ctc_loss_is_probabilities_as_logits(act, loss, read):
+    """(set s236, 06) The keras.io handwriting model, its last Dense a softmax, moved from ctc_batch_cost (which takes
+    probabilities) to tf.nn.ctc_loss, whose logits go through log_softmax: the y_pred a Keras loss layer is handed is
+    the model's output."""
+    curve = "".join(f"Epoch {e}/40\n1357/1357 [==============================] - 54s 40ms/step - loss: "
+                    f"{100 + 16.8 * 0.6 ** e:.4f} - val_loss: {101 + 7 * 0.6 ** e:.4f}\n" for e in range(1, 9))
+    text = ("The loss is stuck around 100 and hardly moves.\n" + CTC_LAYER.format(act=act, loss=loss) + curve)
+    assert ("pairing" in weighed_parts(text, "WR-130")) == read
+    if read:
+        d = diagnosis(text)
+        assert d.matches[0].entry.id == "WR-130"
+        assert "`tf.nn.ctc_loss`, which applies its own softmax" in report(d)
+    # (a y_pred that is not a Keras loss's second parameter is no model output)
+    other = text.replace("def call(self, y_true, y_pred)", "def call(self, y_pred, y_true)")
+    assert "pairing" not in weighed_parts(other, "WR-130")
+
+
 def test_the_models_output_printed_with_every_row_alike_is_one_output_for_every_input():
     """(set s205, 01) "When I print model(x) for a few test images every row is the same 10 numbers": the model's output
     printed, its rows alike. Not a data loader's rows of one length."""

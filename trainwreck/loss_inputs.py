@@ -50,18 +50,24 @@ KERAS_PAIRING_SAID = lazy_regex.compile(r"(?i)(?<!no )(?<!without )(?<!removed t
                                         r"[^.;\n]){0,20}?\b(?P<act2>softmax|sigmoid)\b[^.\n]{0,60}?\b(?P<loss2>(?:sparse_)?categorical_crossentropy|"
                                         r"binary_crossentropy)\b")
 # ... or TensorFlow's own ops that take logits and apply their softmax or sigmoid (`tf.nn.sparse_softmax_cross_entropy_
-# with_logits`), handed a Keras model's output: no Keras loss reads the logits the activation kept, so nothing repairs it
-TF_LOGITS_OP = lazy_regex.compile(r"\btf\.(?:compat\.v1\.)?nn\.(?P<kind>sparse_softmax|softmax|sigmoid)_cross_entropy_with_logits"
-                                  r"(?:_v2)?\b")
-# (its logits the model's own output: `logits=out` where `out = model(x, training=True)`, or `logits=model(x)` -- not a
-# student's logits beside a teacher that ends in a softmax, whose probabilities are the labels)
+# with_logits`), handed a Keras model's output: no Keras loss reads the logits the activation kept, so nothing repairs it.
+# tf.nn.ctc_loss is one (its `logits=` go through log_softmax: `ilabel_log_probs = nn_ops.log_softmax(logits)`,
+# https://github.com/tensorflow/tensorflow/blob/99f0da40e2b9f635043a9b5ca0d5b103347c695c/tensorflow/python/ops/ctc_ops.py
+# ctc_loss_and_grad; with sparse labels the CTCLoss op, whose docstring says "This class performs the softmax operation
+# for you"), where Keras's own ctc_batch_cost takes the probabilities a softmax gives (not read: it is the pairing)
+TF_LOGITS_OP = lazy_regex.compile(r"\btf\.(?:compat\.v1\.)?nn\.(?:(?P<kind>sparse_softmax|softmax|sigmoid)_cross_entropy_with_logits"
+                                  r"(?:_v2)?|ctc_loss(?:_v2)?)\b")
+# (its logits the model's own output: `logits=out` where `out = model(x, training=True)`, or `logits=model(x)`, or the
+# y_pred a Keras loss or loss layer is handed, `def call(self, y_true, y_pred)` -- not a student's logits beside a
+# teacher that ends in a softmax, whose probabilities are the labels)
 TF_OP_LOGITS = lazy_regex.compile(r"\blogits\s*=\s*(?P<arg>[A-Za-z_][\w.]{0,40})(?P<call>\()?")
 MODEL_CALLED = r"(?:self\.)?(?:model|net|keras_model|classifier|clf)\("
+KERAS_LOSS_PARAMETERS = r"\bdef\s+\w+\(\s*(?:self\s*,\s*)?y_true\s*,\s*{arg}\s*[,)]"
 
 
 def tf_op_on_model_output(prose: str) -> re.Match | None:
     """The first TensorFlow logits op (TF_LOGITS_OP) whose `logits=` is the Keras model's output, called there or
-    assigned from its call."""
+    assigned from its call, or the y_pred a Keras loss is handed."""
     for op in itertools.islice(TF_LOGITS_OP.finditer(prose), 5):
         handed = TF_OP_LOGITS.search(prose, op.end(), op.end() + 200)
         if handed is None:
@@ -70,6 +76,8 @@ def tf_op_on_model_output(prose: str) -> re.Match | None:
         if handed.group("call") and re.fullmatch(r"(?:self\.)?(?:model|net|keras_model|classifier|clf)", arg):
             return op
         if re.search(r"(?m)^[ \t]*" + re.escape(arg) + r"\s*(?:,[^=\n]{0,40})?=\s*" + MODEL_CALLED, prose[:op.start()]):
+            return op
+        if arg == "y_pred" and re.search(KERAS_LOSS_PARAMETERS.format(arg=arg), prose[:op.start()]):
             return op
     return None
 
