@@ -270,12 +270,25 @@ def test_parallel_scan_equals_the_sequential_one(tmp_path, monkeypatch, shape, w
     path = tmp_path / "run.log"
     path.write_text("\n".join(lines) + "\n")
     sequential = scan(path.open("rb"), str(path))
+    import concurrent.futures
+
+    stretches = []
+
+    class Counted(concurrent.futures.ProcessPoolExecutor):
+        def map(self, fn, *columns, **kwargs):
+            stretches.append((self._max_workers, len(columns[0])))
+            return super().map(fn, *columns, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counted)
     for workers in (1, 2, 3):
         # (what the caller needs next is made while the workers read, once, in one process or several)
         calls = []
         parallel = logscan.scan_path(str(path), workers=workers, meanwhile=lambda: calls.append(os.getpid()))
         assert repr(vars(parallel)) == repr(vars(sequential)), workers     # repr: nan == nan
         assert calls == [os.getpid()], workers
+    # (each process reads several stretches, the next one free taking the next: none waits on a slow one)
+    assert stretches == [(2, 2 * logscan.STRETCHES_PER_WORKER), (3, 3 * logscan.STRETCHES_PER_WORKER)]
+    assert logscan.STRETCHES_PER_WORKER > 1
     assert sequential.count == 3000
     assert sequential.messages == {"overflow encountered in exp": [2, 11, "overflow encountered in exp", "numpy"]}
 

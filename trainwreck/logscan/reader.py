@@ -28,6 +28,7 @@ CHUNK = 1 << 22          # bytes read at a time
 MAX_CARRY = 1 << 22      # a "line" longer than this is cut rather than held in memory
 PROSE = 1 << 15          # bytes of the log's start kept for matching plain descriptions
 PARALLEL_MIN = 64 << 20  # files at least this big are read by one process per core
+STRETCHES_PER_WORKER = 2  # ... split into this many stretches a process
 # From this size on, a log pays for importing NumPy (0.1-0.3 s): its blocks' lines are counted, and their
 # loss values read where numbers.alike can, a whole block at a time (3x faster than the regex). NumPy is
 # not a dependency of the command line (the site's and the tests' extras have it): without it, the regex.
@@ -564,17 +565,20 @@ def scan_path(path: str, source: str | None = None, workers: int | None = None,
             return ev
         first, lone_cr = _first_block(stream, source)
         layout = _layout(first, lone_cr)
+        # (twice as many stretches as processes, each taken by the first process free: the main process builds the
+        # weighing meanwhile on one of the cores, and two halves ended up to a quarter of a second apart)
         bounds = [0]
-        for i in range(1, workers):
-            stream.seek(size * i // workers)
+        ranges = STRETCHES_PER_WORKER * workers
+        for i in range(1, ranges):
+            stream.seek(size * i // ranges)
             stream.readline()                  # to the start of the next line
             bounds.append(max(stream.tell(), bounds[-1]))
         bounds.append(size)
     from concurrent.futures import ProcessPoolExecutor   # only large files pay for importing it
 
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        read = pool.map(_scan_range, [path] * workers, [source] * workers, bounds[:-1], bounds[1:],
-                        [layout] * workers, [finder] * workers, [lone_cr] * workers)
+        read = pool.map(_scan_range, [path] * ranges, [source] * ranges, bounds[:-1], bounds[1:],
+                        [layout] * ranges, [finder] * ranges, [lone_cr] * ranges)
         if meanwhile is not None:
             meanwhile()
         parts = list(read)
