@@ -287,7 +287,7 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
                     return layout
         elif dialect.mode == "csv" and (column := csv_column(first, dialect.keys)):
             return Layout(dialect, "csv", column=column, **base)
-        elif dialect.mode == "table" and (column := table_column(first)):
+        elif dialect.mode == "table" and (column := (dialect.column or table_column)(first)):
             return Layout(dialect, "csv", column=column, **base)
         elif dialect.mode == "list" and history.detected((first if dialect.whole_text else training)[:DETECT_WINDOW],
                                                          dialect):

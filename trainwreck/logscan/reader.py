@@ -283,7 +283,7 @@ def _csv_numbered(pos: Position, text: bytes, offset: int, column: tuple) -> Pos
     sep, index, name = column[0], column[3], column[4]
     end = text.find(b"\n", offset)
     fields = text[offset:end if end >= 0 else len(text)].split(sep)
-    if index < len(fields) and fields[index].strip():
+    if name and index < len(fields) and fields[index].strip():        # (an index with no name is a row count)
         number = fields[index].strip().strip(b"\"'").decode("utf-8", "replace")
         slot = "epoch" if name == "epoch" else "step"
         named = {slot: f"{name} {number}"}
@@ -405,7 +405,9 @@ def _csv_header_fields(data: bytes, column: tuple) -> list[bytes] | None:
     lines = [line.strip() for line in data.split(b"\n", column[2] + 2) if line.strip()]
     if len(lines) <= column[2]:
         return None
-    return [f.strip().strip(b"\"'").lower() for f in lines[column[2]].split(column[0])]
+    # (a pandas frame's rows print an index its header does not name: pandas_frame.py)
+    index = [b""] if len(column) > 7 and column[7] else []
+    return index + [f.strip().strip(b"\"'").lower() for f in lines[column[2]].split(column[0])]
 
 
 # A header's total gradient norm: Lightning's grad_norm() total (`grad_2.0_norm_total`) first, else a plain name -- not a

@@ -58,6 +58,9 @@ class Dialect:
     loss_base: float = math.e
     # its accuracy is a percentage with no % sign (OpenNMT-py's `acc: 3.1`): 0.9 there is under one percent
     accuracy_percent: bool = False
+    # table mode: the table's columns found in the first block (layout.table_column's tuple, which this is by default:
+    # a table under an Epoch or Step header), or None
+    column: Callable[[bytes], tuple | None] | None = None
 
 
 def named(name: str) -> Dialect | None:
@@ -83,7 +86,8 @@ def loss_unit(name: str) -> LossUnit:
 
 
 from . import (basicsr, caffe, column, cost_after, count_value, csv_table, cyclegan, darknet, deepxde, edsr, fairseq,  # noqa: E402
-               hf_trainer, history, keras, keyed, lightning, loss_is, loss_table, megatron, openmmlab, opennmt, point_runner, prose_values,
+               hf_trainer, history, keras, keyed, lightning, loss_is, loss_table, megatron, openmmlab, opennmt, pandas_frame,
+               point_runner, prose_values,
                speechbrain, step_value, tensorboard_csv, tqdm_bar, train_val, wandb_summary)
 
 ORDER: tuple[Dialect, ...] = (keras.DIALECT, lightning.DIALECT, hf_trainer.DIALECT, wandb_summary.DIALECT,
@@ -91,4 +95,4 @@ ORDER: tuple[Dialect, ...] = (keras.DIALECT, lightning.DIALECT, hf_trainer.DIALE
                               opennmt.DIALECT, point_runner.DIALECT,
                               caffe.DIALECT, darknet.DIALECT, deepxde.DIALECT, tqdm_bar.DIALECT, cost_after.DIALECT, loss_is.DIALECT,
                               step_value.DIALECT, train_val.DIALECT, keyed.DIALECT, history.DIALECT,
-                              prose_values.DIALECT, loss_table.DIALECT, tensorboard_csv.DIALECT, csv_table.DIALECT, count_value.DIALECT, column.DIALECT)
+                              prose_values.DIALECT, loss_table.DIALECT, pandas_frame.DIALECT, tensorboard_csv.DIALECT, csv_table.DIALECT, count_value.DIALECT, column.DIALECT)

@@ -21,8 +21,10 @@ DIALECT = Dialect("a table of loss columns under an Epoch or Step header", None,
 
 
 def pasted(start: bytes) -> bool:
-    """Is such a table in the block? Its rows are the curve: a key of a loss on another line (a W&B run summary's
-    `train/loss 2.64`) is one value of it, and the formats tried before this one refuse the block for it."""
+    """Is such a table (or a pandas frame, pandas_frame.py) in the block? Its rows are the curve: a key of a loss on
+    another line (a W&B run summary's `train/loss 2.64`) is one value of it, and the formats tried before this one
+    refuse the block for it."""
     from ..layout import table_column      # (the layout module imports the dialects)
+    from .pandas_frame import frame_column
 
-    return table_column(start, prints=False) is not None
+    return table_column(start, prints=False) is not None or frame_column(start) is not None
