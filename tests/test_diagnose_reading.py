@@ -3242,3 +3242,25 @@ def test_the_words_shown_as_evidence_are_the_reports_own_distinctive_ones():
     assert not any("(\"mean\"" in e for m in d.matches for e in m.evidence)
     assert not any(e == "the report's words match how this entry describes the failure" for m in d.matches
                    for e in m.evidence)
+
+
+def test_a_loss_said_to_hover_at_a_value_does_not_learn():
+    # (s240/03, an opened blind set: "The loss drops in the first couple of epochs and then just hovers around 1.5-2
+    # million" -- a regression's MSE in raw energy units, WR-360's, read as a run that never learnt once it is said)
+    from conftest import diagnosis
+    from trainwreck.run_said import says_not_learning
+
+    for said in ("The loss drops at first and then just hovers around 1.5 million.", "My loss hovers at 0.69.",
+                 "train loss is hovering near 2.3 since epoch 3"):
+        assert says_not_learning(said), said
+    for other in ("The accuracy hovers around 50%.", "Does the loss hover around 0.3 for you?",
+                  "The val loss hovers around 0.4.", "I hovered over the loss curve in TensorBoard."):
+        assert not says_not_learning(other), other
+    bar = "".join(f"Epoch {e}: 100%|██████████| 1719/1719 [01:06<00:00, 25.9it/s, v_num=3, train_loss={v}, val_mae={m}]\n"
+                  for e, v, m in ((0, "3.12e+7", "3.9e+3"), (1, "7.84e+6", "1.71e+3"), (2, "2.9e+6", "1.16e+3"),
+                                  (3, "1.96e+6", "977"), (4, "2.21e+6", "941"), (7, "1.63e+6", "902")))
+    code = "        loss = F.mse_loss(pred, batch.y[:, self.target])\n"
+    words = "SchNet on QM9: the loss drops in the first epochs and then just hovers around 1.5-2 million.\n"
+    d = diagnosis(words + code + bar)
+    assert d.matches[0].entry.id == "WR-360" and "in a run the words say does not learn" in d.matches[0].evidence[0]
+    assert not diagnosis(words.replace("just hovers around", "keeps falling toward") + code + bar).matches

@@ -78,6 +78,9 @@ NOT_LEARNING = lazy_regex.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|di
                                   r"everything|anything)\b))\b"
                                   r"(?!\s+(?:as|so)\s+(?:fast|quickly|much|well))|"
                                   r"(?<!was )(?<!were )(?<!been )\b(?:stuck|plateau\w*|flat ?lines?|never learns?)\b|"
+                                  # (the loss said to hover at a value, English's word for a plateau: "then just hovers
+                                  # around 1.5-2 million" -- the loss's, not an accuracy's)
+                                  r"\bloss(?:es)?\b[^.?!\n]{0,60}?\bhover(?:s|ed|ing)?\s+(?:around|at|near|about)\b|"
                                   # (the loss said to be flat, or said not to change: "the loss is flat from the very first
                                   # epoch", "it hasn't changed in the last 40 epochs" -- not a change the reporter did not make,
                                   # "I haven't changed anything", nor a loss that did not change much on the way down)
