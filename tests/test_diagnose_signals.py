@@ -8414,3 +8414,22 @@ def test_a_transformer_decoders_padding_masks_are_key_padding_masks():
             "    out = self.decoder(tgt_emb, mem, tgt_mask=causal, memory_key_padding_mask=pad)\n")
     found = diagnosis("The loss turns nan at a random step and stays nan:\n" + run + code)
     assert found.matches[0].entry.id == "WR-070"
+
+
+def test_tensorflows_ctc_error_for_a_label_at_the_blank_is_labels_out_of_range():
+    # (s236/03, an opened blind set: an output layer with one unit per character and none for the blank; TensorFlow's
+    # CTCLoss takes the last class as the blank and stops at a label after it -- WR-320 declares its message)
+    trace = ("Epoch 1/50\n 412/1357 [========>.....................] - ETA: 1:04 - loss: 15.8733\n"
+             "tensorflow.python.framework.errors_impl.InvalidArgumentError: Graph execution error:\n"
+             "Node: 'handwriting_recognizer/ctc_loss/CTCLoss'\n"
+             "Saw a non-null label (index >= num_classes - 1) following a null label, batch: 7 num_classes: 79 "
+             "labels: 71,61,78,57,99,99 labels seen so far: 71,61\n")
+    d = diagnosis("Training crashes somewhere in the first epoch, never at the same step.\n" + trace)
+    assert d.matches[0].entry.id == "WR-320"
+    assert any("Saw a non-null label (index >= num_classes - 1) following a null label, batch: 7" in e
+               for e in d.matches[0].evidence)
+    # (the message of a label too long for the frames is another failure, not this one)
+    longer = trace.replace("Saw a non-null label (index >= num_classes - 1) following a null label, batch: 7 num_classes: "
+                           "79 labels: 71,61,78,57,99,99 labels seen so far: 71,61",
+                           "Not enough time for target transition sequence (required: 21, available: 20)7")
+    assert not any("Saw a non-null" in e for m in diagnosis(longer).matches for e in m.evidence)
