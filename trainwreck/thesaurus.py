@@ -234,7 +234,7 @@ make made set change changed want need think way time thing things well good lot
 every ever never always sometimes now already yet able let look looks looked show shows shown give gives given take
 took come came call called keep kept happen happens happened cause causes caused reason fix fixed solve solved
 hi hello dear sir regards thanks everyone could someone anybody idea ideas suggestion suggestions
-become becomes became becoming value values first kind
+become becomes became becoming value values first kind following
 produce produces produced producing generate generates generated generating yield yields yielded yielding
 through throughout around among inside within per via upon until till once must thus hence although
 whereas whatever whichever anyway therefore towards toward despite unlike val""".split())
