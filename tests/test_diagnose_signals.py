@@ -8433,3 +8433,19 @@ def test_tensorflows_ctc_error_for_a_label_at_the_blank_is_labels_out_of_range()
                            "79 labels: 71,61,78,57,99,99 labels seen so far: 71,61",
                            "Not enough time for target transition sequence (required: 21, available: 20)7")
     assert not any("Saw a non-null" in e for m in diagnosis(longer).matches for e in m.evidence)
+
+
+def test_an_optax_adaptive_optimizer_built_at_a_high_rate_is_read_as_the_others_are():
+    # (Optax's rate is its first argument, with no default: `optax.adam(0.3)`, or a name the paste sets, as the flax
+    # tutorials write it -- `learning_rate = 0.3` above `optax.adamw(learning_rate, momentum)`)
+    from trainwreck.optimizer_setup import high_adaptive_rate
+
+    said = high_adaptive_rate("tx = optax.adam(0.3)")
+    assert "the paste builds Adam with a learning rate of 0.3 (`optax.adam(0.3`)" in said
+    assert "0.3 is 300 times Adam's default rate" in said
+    assert "0.2 is 200 times AdamW's" in high_adaptive_rate("learning_rate = 0.2\ntx = optax.adamw(learning_rate, 0.9)")
+    assert "0.5 is 250 times Nadam's" in high_adaptive_rate("opt = keras.optimizers.Nadam(learning_rate=0.5)")
+    # (a rate at the usual size; one of 0.1 or more said for another name; plain SGD, which has no adaptive step)
+    for quiet in ("tx = optax.adam(1e-3)", "learning_rate = 0.05\ntx = optax.adamw(learning_rate)",
+                  "lr = 0.3\nsched = 1e-3\ntx = optax.adam(sched)", "tx = optax.sgd(0.3)"):
+        assert high_adaptive_rate(quiet) == "", quiet

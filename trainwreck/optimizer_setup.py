@@ -63,6 +63,9 @@ HIGH_ADAPTIVE_WORDS = {"lr", "high"}
 HIGH_ADAPTIVE_RATE = lazy_regex.compile(r"\b(?P<opt>Adam|AdamW|Adamax|NAdam|Nadam|RMSprop)\((?:[^()\n]|\(\))"
                                         r"{0,200}?\b(?:learning_rate|lr)[ \t]*=[ \t]*(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)"
                                         r"(?![\w.])")
+# ... or Optax's, whose rate is its first argument and has no default (`optax.adam(0.3)`, `optax.adamw(learning_rate=lr)`)
+OPTAX_RATE = lazy_regex.compile(r"\boptax\.(?P<opt>adam|adamw|adamax|nadam|rmsprop)\(\s*(?:learning_rate\s*=\s*)?"
+                                r"(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])")
 HIGH_ADAPTIVE_AT = 0.1
 # Each one's default rate in PyTorch (its documentation of torch.optim), the larger of the two frameworks' (Keras 3's
 # are all 1e-3)
@@ -74,13 +77,16 @@ ADAPTIVE_DEFAULTS = {"adam": 1e-3, "adamw": 1e-3, "adamax": 2e-3, "nadam": 2e-3,
 HIGH_ADAPTIVE_NAMED = lazy_regex.compile(r"\b(?P<opt>Adam|AdamW|Adamax|NAdam|Nadam|RMSprop)\((?:[^()\n]|\(\))"
                                          r"{0,200}?\b(?:learning_rate|lr)[ \t]*=[ \t]*(?P<name>(?:self\.)?(?:hparams\.|args\.|"
                                          r"config\.|cfg\.|opt\.)?(?P<last>[A-Za-z_]\w{0,30}))(?![\w.(\[])")
+OPTAX_NAMED = lazy_regex.compile(r"\boptax\.(?P<opt>adam|adamw|adamax|nadam|rmsprop)\(\s*(?:learning_rate\s*=\s*)?"
+                                 r"(?P<name>(?:config\.|cfg\.|args\.)?(?P<last>[A-Za-z_]\w{0,30}))(?![\w.(\[])")
 
 
 def _rate_named(prose: str) -> tuple[re.Match, str] | None:
     """The adaptive optimiser built with its rate by a name, and the value the paste gives that name, where every value
     it gives it is 0.1 or more (a default overridden where the model is built, `Lit(lr=1e-4)`, or a rate said for
     another optimizer, is no such rate; nor a value an operator scales, `lr = 0.1 * batch_size / 4096`)."""
-    for m in itertools.islice(HIGH_ADAPTIVE_NAMED.finditer(prose), 5):
+    for m in itertools.chain(itertools.islice(HIGH_ADAPTIVE_NAMED.finditer(prose), 5),
+                             itertools.islice(OPTAX_NAMED.finditer(prose), 5)):
         last = re.escape(m.group("last"))
         given = [g.group(1) for g in itertools.islice(re.finditer(
             r"(?<![\w.])(?:--)?" + last + r"(?:[ \t]*:[ \t]*(?:float|int))?[ \t]*(?:=[ \t]*|[ \t]+)"
@@ -130,7 +136,8 @@ def _fastai_rate(prose: str) -> tuple[re.Match, str] | None:
 
 
 def high_adaptive_rate(prose: str) -> str:
-    m = next((m for m in HIGH_ADAPTIVE_RATE.finditer(prose) if float(m.group("rate")) >= HIGH_ADAPTIVE_AT), None)
+    m = next((m for m in itertools.chain(HIGH_ADAPTIVE_RATE.finditer(prose), OPTAX_RATE.finditer(prose))
+              if float(m.group("rate")) >= HIGH_ADAPTIVE_AT), None)
     named = _rate_named(prose) if m is None else None
     config = next((c for c in itertools.islice(HIGH_ADAPTIVE_CONFIG.finditer(prose), 5)
                    if float(c.group("rate") or c.group("rate2")) >= HIGH_ADAPTIVE_AT), None) \
@@ -148,6 +155,8 @@ def high_adaptive_rate(prose: str) -> str:
         (m, rate), opt = fastai, "Adam"
     else:
         opt, rate = m.group("opt"), m.group("rate")
+    if opt.islower():                   # (Optax's names, as the frameworks that give them a default write them)
+        opt = _NAMES[opt]
     default = ADAPTIVE_DEFAULTS[opt.lower()]
     how = (f"the paste's configuration names {opt}" if config else
            "the paste trains a fastai learner, whose optimizer is Adam unless told otherwise," if fastai else
