@@ -621,6 +621,11 @@ def validation_rows(first: bytes):
         named = [k for k, f in enumerate(fields) if f in VALIDATION_COLUMNS]
         if not named:
             continue
+        # (not a pandas frame's header, whose rows print an index before its columns, and a NaN where a logger left a
+        # cell empty: dialects/pandas_frame.py)
+        row = next((line.split() for line in first[m.end() + 1:m.end() + 4096].split(b"\n") if line.strip()), [])
+        if len(row) == len(fields) + 1:
+            return
         column, offset = (None, named[0], 0, 0), m.end() + 1
         for line in first[offset:].split(b"\n"):
             if line.strip():

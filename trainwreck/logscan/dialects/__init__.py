@@ -95,4 +95,4 @@ ORDER: tuple[Dialect, ...] = (keras.DIALECT, lightning.DIALECT, hf_trainer.DIALE
                               opennmt.DIALECT, point_runner.DIALECT,
                               caffe.DIALECT, darknet.DIALECT, deepxde.DIALECT, tqdm_bar.DIALECT, cost_after.DIALECT, loss_is.DIALECT,
                               step_value.DIALECT, train_val.DIALECT, keyed.DIALECT, history.DIALECT,
-                              prose_values.DIALECT, loss_table.DIALECT, pandas_frame.DIALECT, tensorboard_csv.DIALECT, csv_table.DIALECT, count_value.DIALECT, column.DIALECT)
+                              prose_values.DIALECT, pandas_frame.DIALECT, loss_table.DIALECT, tensorboard_csv.DIALECT, csv_table.DIALECT, count_value.DIALECT, column.DIALECT)
