@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import math
 import os
 import re
@@ -135,6 +136,8 @@ class _Reader:
             if layout.accuracy:
                 _track_accuracy(ev, text, layout.pattern)
         elif layout.mode == "csv":
+            if layout.dialect.rewrite is not None:     # (a frame's empty cells, pandas_frame.empty_cells)
+                data = layout.dialect.rewrite(data, ev, line0)
             header, self.header = self.header, False
             already, start = ev.first_nonfinite is not None, ev.count
             if header:
@@ -487,9 +490,23 @@ def _layout(first: bytes, lone_cr: bool) -> Layout:
     # (the whole block where its start settles nothing: no loss yet, a start-up's megabyte of other lines; or a choice
     # among several losses, made by the one whose values turn non-finite, which may happen past the window --
     # code_review_s70 1, 2)
-    if layout.mode == "none" or layout.named[0] or sum(spelling in window for spelling in SPELLINGS) > 1:
+    if layout.mode == "none" or layout.named[0] or _spellings_with_values(window) > 1:
         layout = _layout_of(text)
     return layout
+
+
+# The loss's spellings with a value after them (not a class's name, `CrossEntropyLoss()`, which only says Loss)
+SPELLED_VALUE = re.compile(rb"(?<![A-Za-z_])(loss|Loss|LOSS)\b['\"]?[ \t]{0,8}[:=]?[ \t]{0,8}(?:[-+]?\.?\d|(?i:nan|inf))")
+
+
+def _spellings_with_values(window: bytes) -> int:
+    """How many of the loss's spellings (layout.SPELLINGS) the window prints a value after (code_review_s70b 8)."""
+    seen: set[bytes] = set()
+    for m in itertools.islice(SPELLED_VALUE.finditer(window), 2000):
+        seen.add(m.group(1))
+        if len(seen) == len(SPELLINGS):
+            break
+    return len(seen)
 
 
 def _layout_of(text: bytes) -> Layout:
@@ -570,17 +587,17 @@ def scan_path(path: str, source: str | None = None, workers: int | None = None,
         # (twice as many stretches as processes, each taken by the first process free: the main process builds the
         # weighing meanwhile on one of the cores, and two halves ended up to a quarter of a second apart)
         bounds = [0]
-        ranges = STRETCHES_PER_WORKER * workers
-        for i in range(1, ranges):
-            stream.seek(size * i // ranges)
+        stretches = STRETCHES_PER_WORKER * workers
+        for i in range(1, stretches):
+            stream.seek(size * i // stretches)
             stream.readline()                  # to the start of the next line
             bounds.append(max(stream.tell(), bounds[-1]))
         bounds.append(size)
     from concurrent.futures import ProcessPoolExecutor   # only large files pay for importing it
 
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        read = pool.map(_scan_range, [path] * ranges, [source] * ranges, bounds[:-1], bounds[1:],
-                        [layout] * ranges, [finder] * ranges, [lone_cr] * ranges)
+        read = pool.map(_scan_range, [path] * stretches, [source] * stretches, bounds[:-1], bounds[1:],
+                        [layout] * stretches, [finder] * stretches, [lone_cr] * stretches)
         if meanwhile is not None:
             meanwhile()
         parts = list(read)
