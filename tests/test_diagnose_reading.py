@@ -3254,7 +3254,13 @@ def test_a_loss_said_to_hover_at_a_value_does_not_learn():
                  "train loss is hovering near 2.3 since epoch 3"):
         assert says_not_learning(said), said
     for other in ("The accuracy hovers around 50%.", "Does the loss hover around 0.3 for you?",
-                  "The val loss hovers around 0.4.", "I hovered over the loss curve in TensorBoard."):
+                  "The val loss hovers around 0.4.", "I hovered over the loss curve in TensorBoard.",
+                  # (code_review_s70b 5: another quantity's, denied, left behind, after converging)
+                  "The loss falls steadily but accuracy hovers around 50%.",
+                  "the loss keeps falling, and the gradient norm hovers around 1.0 with clipping at 1.0",
+                  "The loss hovers around 2.3 for the first 5 epochs and then drops quickly to 0.1.",
+                  "After the fix the loss no longer hovers around 2.3, it goes down to 0.1.",
+                  "The loss converged nicely and now hovers around 0.02, which is what I expected."):
         assert not says_not_learning(other), other
     bar = "".join(f"Epoch {e}: 100%|██████████| 1719/1719 [01:06<00:00, 25.9it/s, v_num=3, train_loss={v}, val_mae={m}]\n"
                   for e, v, m in ((0, "3.12e+7", "3.9e+3"), (1, "7.84e+6", "1.71e+3"), (2, "2.9e+6", "1.16e+3"),

@@ -80,7 +80,14 @@ NOT_LEARNING = lazy_regex.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|di
                                   r"(?<!was )(?<!were )(?<!been )\b(?:stuck|plateau\w*|flat ?lines?|never learns?)\b|"
                                   # (the loss said to hover at a value, English's word for a plateau: "then just hovers
                                   # around 1.5-2 million" -- the loss's, not an accuracy's)
-                                  r"\bloss(?:es)?\b[^.?!\n]{0,60}?\bhover(?:s|ed|ing)?\s+(?:around|at|near|about)\b|"
+                                  # (said of the loss: not of another quantity named after it, "the loss falls and the
+                                  # accuracy hovers around 50%", nor denied, "no longer hovers", nor left behind, "hovers
+                                  # at 2.3 for five epochs, then drops", nor after it converged -- code_review_s70b 5)
+                                  r"\bloss(?:es)?\b(?:(?!\b(?:acc\w*|norm|metrics?|scores?|lr|rate|auc|f1|mae|mse|errors?|converg\w*|"
+                                  r"grad\w*)\b)(?:[^.?!\n;]|\.(?=\d))){0,80}?(?<!longer )(?<!not )(?<!never )(?<!n't )"
+                                  r"\bhover(?:s|ed|ing)?\s+(?:around|at|near|about)\b"
+                                  r"(?!(?:[^.?!\n]|\.(?=\d)){0,80}?\b(?:then|but|before|until)\b(?:[^.?!\n]|\.(?=\d)){0,40}?"
+                                  r"\b(?:drops?|dropped|falls?|fell|decreas\w*|goes\s+down|went\s+down)\b)|"
                                   # (the loss said to be flat, or said not to change: "the loss is flat from the very first
                                   # epoch", "it hasn't changed in the last 40 epochs" -- not a change the reporter did not make,
                                   # "I haven't changed anything", nor a loss that did not change much on the way down)
