@@ -8184,9 +8184,12 @@ def test_a_keras_softmax_output_handed_to_tensorflows_ctc_loss_is_probabilities_
         d = diagnosis(text)
         assert d.matches[0].entry.id == "WR-130"
         assert "`tf.nn.ctc_loss`, which applies its own softmax" in report(d)
-    # (a y_pred that is not a Keras loss's second parameter is no model output)
+    # (a y_pred that is not a Keras loss's second parameter is no model output; nor one the function makes into
+    # log-probabilities first, as Keras's own ctc_batch_cost does -- code_review_s70b 6)
     other = text.replace("def call(self, y_true, y_pred)", "def call(self, y_pred, y_true)")
     assert "pairing" not in weighed_parts(other, "WR-130")
+    logged = text.replace("        n = tf.fill(", "        y_pred = tf.math.log(y_pred + 1e-7)\n        n = tf.fill(")
+    assert "pairing" not in weighed_parts(logged, "WR-130")
 
 
 def test_the_models_output_printed_with_every_row_alike_is_one_output_for_every_input():
@@ -8406,8 +8409,14 @@ def test_a_transformer_decoders_padding_masks_are_key_padding_masks():
     for name in ("memory_key_padding_mask", "tgt_key_padding_mask"):
         found = breaking_construct(f"out = self.decoder(tgt, mem, {name}=pad)\nBatches are padded to the widest image.")
         assert set(found) == {"masked-inf"} and f"`{name}.all(dim=1).any()` must be False" in found["masked-inf"], name
-    # (a name that only ends in the words is not one of them)
+    # (a name that only ends in the words is not one of them; nor a decoder's mask that is not handed one, as every
+    # decoder layer copied from PyTorch's declares them -- code_review_s70b 7)
     assert breaking_construct("out = self.decoder(tgt, mem, my_key_padding_mask_fn=pad)") == {}
+    padded = "nn.MultiheadAttention with key_padding_mask (True = padding). "
+    assert "says a sequence can be all padding" not in breaking_construct(padded + "so no row is all padding")["masked-inf"]
+    for none in ("out = self.decoder(tgt, mem, tgt_key_padding_mask=None, memory_key_padding_mask=None)",
+                 "def forward(self, tgt, memory, tgt_key_padding_mask: Optional[Tensor] = None):"):
+        assert breaking_construct(none + "\nThe loss turns nan.") == {}, none
     run = "".join(f"step {s} | loss {v} | lr 2.9e-04\n" for s, v in ((1800, 2.19), (1850, 2.06), (1900, 2.00),
                                                                    (1950, "nan"), (2000, "nan")))
     code = ("    valid = widths // 32\n    pad = torch.arange(w)[None, :] >= valid[:, None]\n"

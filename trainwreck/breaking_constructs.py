@@ -759,7 +759,10 @@ def softplus_by_hand(code: str) -> re.Match | None:
 # A key_padding_mask handed to attention, beside words that a sequence can be all padding ("length 0", "empty after
 # cleaning", "its whole mask row is True"): a query with every key masked (WR-070's page: nn.MultiheadAttention with
 # its default need_weights=True gives it a nan output)
-PADDING_MASK = lazy_regex.compile(r"\b(?:src_|tgt_|memory_)?key_padding_mask\b")
+# (a decoder's, `tgt_` or `memory_key_padding_mask`, only where it is handed a mask: every decoder layer copied from
+# PyTorch's declares both `= None` in its signature -- code_review_s70b 7)
+PADDING_MASK = lazy_regex.compile(r"\b(?:src_)?key_padding_mask\b|"
+                                  r"\b(?:tgt_|memory_)key_padding_mask(?=\s*=\s*(?!None\b)[A-Za-z_(~])")
 # ... or said in words: "positions that are not mentions filled with float('-inf'), then softmax", "masked logits are
 # set to -inf" (not a denial, "instead of -inf", "rather than -inf")
 MASKED_INF_SAID = lazy_regex.compile(r"(?i)\b(?:fill(?:ed|s|ing)?|set|sets|setting|mask(?:ed|s|ing)?|replac(?:ed|es|ing))\b"
@@ -1023,7 +1026,9 @@ def breaking_construct(prose: str) -> dict[str, str]:
                              "every batch that holds such a row -- and nn.MultiheadAttention gives it a nan output")
         out["masked-row-every-batch"] = ("so the fully masked row is there in every batch that holds a left-padded "
                                          "sequence, not only in a rare one with an empty sequence")
-    elif (mask := PADDING_MASK.search(prose)) and ((empty := ALL_PADDING.search(prose))
+    elif (mask := PADDING_MASK.search(prose)) and ((empty := next(
+            (m for m in itertools.islice(ALL_PADDING.finditer(prose), 10) if not denied_before(prose, m.start(), 20)),
+            None))                             # (not a denial, "so no row is all padding": code_review_s70b 7)
                                                    or (counts := token_counts(prose))[0]
                                                    or not counts[1] and not _none_empty_said(prose)):
         # (said or printed that a sequence is all padding; or not: the mask alone is the construct, as a fill with -inf

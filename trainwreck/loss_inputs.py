@@ -77,7 +77,11 @@ def tf_op_on_model_output(prose: str) -> re.Match | None:
             return op
         if re.search(r"(?m)^[ \t]*" + re.escape(arg) + r"\s*(?:,[^=\n]{0,40})?=\s*" + MODEL_CALLED, prose[:op.start()]):
             return op
-        if arg == "y_pred" and re.search(KERAS_LOSS_PARAMETERS.format(arg=arg), prose[:op.start()]):
+        # (the function the op is in, the nearest def before it, takes y_pred from Keras, and does not make it
+        # something else first: `y_pred = tf.math.log(...)`, ctc_batch_cost's own body -- code_review_s70b 6)
+        defs = list(itertools.islice(re.finditer(r"\bdef\s+\w+\(", prose[:op.start()]), 200))
+        if arg == "y_pred" and defs and re.match(KERAS_LOSS_PARAMETERS.format(arg=arg), prose[defs[-1].start():]) \
+                and not re.search(r"(?m)^[ \t]*y_pred\s*=(?!=)", prose[defs[-1].end():op.start()]):
             return op
     return None
 
