@@ -8,6 +8,7 @@ import sys
 
 from conftest import ROOT
 from trainwreck.lazy_regex import LazyPattern, compile as compile_lazily
+from trainwreck.regex_needs import every_pattern
 
 TEXT = "epoch 3 loss=nan, epoch 4 loss=inf; Loss=0.5"
 
@@ -46,15 +47,9 @@ def test_importing_the_readings_compiles_none_of_their_patterns():
     assert lazy > 850 and compiled == 0, run.stdout
 
 
-def _every_lazy_pattern() -> list[LazyPattern]:
-    from trainwreck.regex_needs import every_pattern
-
-    return every_pattern()
-
-
 def test_every_pattern_compiled_on_first_use_compiles():
     # (a malformed one would otherwise raise only when a report first reached it, not when its module is imported)
-    found = _every_lazy_pattern()
+    found = every_pattern()
     assert len(found) > 850
     broken = {}
     for pattern in found:
@@ -168,7 +163,7 @@ def test_no_pattern_of_the_readings_is_skipped_on_a_text_it_matches():
     from trainwreck import regex_literals
 
     texts = _texts()
-    needs = [(p.compiled(), need) for p in _every_lazy_pattern() if (need := regex_literals.required(p.pattern, p.flags))]
+    needs = [(p.compiled(), need) for p in every_pattern() if (need := regex_literals.required(p.pattern, p.flags))]
     assert len(needs) > 600 and len(texts) > 25
     skipped = wrong = 0
     for compiled, need in needs:
@@ -247,7 +242,7 @@ def test_a_package_pattern_is_skipped_from_its_first_call_and_never_compiled():
     assert fresh._compiled is None and fresh._asked == 0
     assert fresh.search("a torch.cuda.amp.GradScaler()").group(0) == "GradScaler" and fresh._compiled is not None
     # (one with no literal to look for runs from its first call, and is never parsed for literals again)
-    bare = next(p for p in _every_lazy_pattern() if regex_needs.stored(p.pattern, p.flags) is False)
+    bare = next(p for p in every_pattern() if regex_needs.stored(p.pattern, p.flags) is False)
     assert LazyPattern(bare.pattern, bare.flags)._cannot_match("epoch 3") is False
     # (the flags are named by their number, however they were written)
     assert regex_needs.key("loss", re.I) == regex_needs.key("loss", 2) == "2:loss"

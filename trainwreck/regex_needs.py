@@ -11,8 +11,8 @@ until the file is written again with
     python -m trainwreck.regex_needs --write
 
 which imports every module of the package, the site's among them (the `site` extra). The literals are what every
-match of a pattern holds, whichever Python reads them: Pythons 3.11 to 3.13 read the same ones from every pattern of
-the package (code_review_s70 4), and the test holds the file to what the Python running it reads.
+match of a pattern holds, whichever Python reads them: Pythons 3.10 to 3.13 read the same ones from every pattern of
+the package (code_review_s70 4, s70b 12), and the test holds the file to what the Python running it reads (CI's).
 """
 from __future__ import annotations
 
