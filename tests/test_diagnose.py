@@ -263,7 +263,8 @@ def test_parallel_scan_equals_the_sequential_one(tmp_path, monkeypatch, shape, w
         values[at - 4:at] = [values[at - 5] * 1.6 ** k for k in range(1, 5)]
         values[at:at + 3] = [math.inf, math.nan, 0.5]
     lines = {"key": [f"epoch {i} loss: {v} grad_norm: {v * 2} clip_at 100" for i, v in enumerate(values)],
-             "csv": ["epoch,loss"] + [f"{i},{v}" for i, v in enumerate(values)],
+             # (with an accuracy column, read from the header only the first stretch holds: code_review_s70b 9)
+             "csv": ["epoch,loss,accuracy"] + [f"{i},{v},{0.5 + i / 10000}" for i, v in enumerate(values)],
              "column": [f"{v}" for v in values]}[shape]
     lines.insert(1500, "RuntimeWarning: overflow encountered in exp")
     lines.insert(10, "RuntimeWarning: overflow encountered in exp")

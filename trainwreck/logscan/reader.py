@@ -66,14 +66,15 @@ class _Reader:
     """Feeds whole-line blocks of one stretch of a log into its evidence."""
 
     def __init__(self, ev: Evidence, layout: Layout, finder: MessageFinder, lone_cr: bool, offset: int = 0,
-                 big: bool = False):
+                 big: bool = False, columns: tuple[int | None, int | None] = (None, None)):
         self.ev, self.layout, self.finder, self.lone_cr = ev, layout, finder, lone_cr
         self.big = big                   # part of a log of NUMPY_FROM bytes or more
         self.track = Track(ev)
         self.offset = offset             # bytes of the file before this stretch, for error messages
         self.header = layout.mode == "csv" and offset == 0
-        self.accuracy_column: int | None = None     # a CSV file's training accuracy column (CSV_ACCURACY), if any
-        self.grad_column: int | None = None         # its gradient norm column (_csv_grad_column), if any
+        # a CSV file's training accuracy column (CSV_ACCURACY) and its gradient norm column (_csv_grad_column), if any:
+        # read from the header, which only the file's first stretch holds, and handed to the others (_header_columns)
+        self.accuracy_column, self.grad_column = columns
 
     def run(self, read, first_block: bytes = b"") -> Evidence:
         ev, carry = self.ev, b""
@@ -596,8 +597,9 @@ def scan_path(path: str, source: str | None = None, workers: int | None = None,
     from concurrent.futures import ProcessPoolExecutor   # only large files pay for importing it
 
     with ProcessPoolExecutor(max_workers=workers) as pool:
+        columns = _header_columns(first, layout, lone_cr)
         read = pool.map(_scan_range, [path] * stretches, [source] * stretches, bounds[:-1], bounds[1:],
-                        [layout] * stretches, [finder] * stretches, [lone_cr] * stretches)
+                        [layout] * stretches, [finder] * stretches, [lone_cr] * stretches, [columns] * stretches)
         if meanwhile is not None:
             meanwhile()
         parts = list(read)
@@ -617,8 +619,17 @@ def _words_of_large(ev: Evidence, size: int) -> Evidence:
     return ev
 
 
+def _header_columns(first: bytes, layout: Layout, lone_cr: bool) -> tuple[int | None, int | None]:
+    """The accuracy and gradient norm columns of a CSV file or a table, read from its header in the first block, for
+    the stretches that do not hold it (code_review_s70b 9)."""
+    if layout.mode != "csv":
+        return None, None
+    data = local_spelling(clean(first.replace(b"\r", b"\n") if lone_cr else first), layout)
+    return _csv_accuracy_column(data, layout.column), _csv_grad_column(data, layout.column)
+
+
 def _scan_range(path: str, source: str, start: int, end: int, layout: Layout, finder: MessageFinder,
-                lone_cr: bool) -> Evidence:
+                lone_cr: bool, columns: tuple[int | None, int | None] = (None, None)) -> Evidence:
     with open(path, "rb") as stream:
         stream.seek(start)
         left = end - start
@@ -632,7 +643,7 @@ def _scan_range(path: str, source: str, start: int, end: int, layout: Layout, fi
         if start > 0 and layout.mode == "csv":      # only the first range holds the header
             layout = dataclasses.replace(layout, column=(*layout.column[:2], -1, *layout.column[3:]))
         ev = _evidence(source, layout)
-        return _Reader(ev, layout, finder, lone_cr, offset=start, big=True).run(read)
+        return _Reader(ev, layout, finder, lone_cr, offset=start, big=True, columns=columns).run(read)
 
 
 
