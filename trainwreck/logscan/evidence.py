@@ -230,7 +230,10 @@ class Track:
 
 
 def merge(a: Evidence, b: Evidence) -> Evidence:
-    """The evidence of a stretch of log followed by the stretch after it."""
+    """The evidence of a stretch of log followed by the stretch after it. Exact, but for the counts of a log with more
+    than MAX_MESSAGES kinds of message in a stretch: that stretch counted the lines of the kinds past its own first
+    MAX_MESSAGES only as more_messages, so a kind the stretch before kept does not get them (code_review_s70b 9b; each
+    stretch keeps its memory bounded)."""
     def moved(pos: Position | None) -> Position | None:
         return pos.shifted(a.lines, a.epoch_out) if pos is not None else None
 
