@@ -8458,3 +8458,20 @@ def test_an_optax_adaptive_optimizer_built_at_a_high_rate_is_read_as_the_others_
     for quiet in ("tx = optax.adam(1e-3)", "learning_rate = 0.05\ntx = optax.adamw(learning_rate)",
                   "lr = 0.3\nsched = 1e-3\ntx = optax.adam(sched)", "tx = optax.sgd(0.3)"):
         assert high_adaptive_rate(quiet) == "", quiet
+
+
+@pytest.mark.parametrize("act, loss, read", [
+    ("softmax", "keras.losses.CTC()", True),
+    ("softmax", "'ctc'", True),
+    ("linear", "keras.losses.CTC()", False),          # (logits, as the loss takes them)
+    ("softmax", "keras.losses.SparseCategoricalCrossentropy()", False),
+])
+def test_a_keras_softmax_output_compiled_with_keras_3s_ctc_loss_is_probabilities_as_logits(act, loss, read):
+    # (code_review_s70b 11: Keras 3's own CTC loss takes logits, "They should *not* be normalized via softmax."; the
+    # keras.io OCR model's last Dense, two brackets deep, is its output)
+    text = ("Ported the OCR example to Keras 3 with the built-in loss; the loss barely moves.\n"
+            f"x = layers.Dense(len(char_to_num.get_vocabulary()) + 1, activation=\"{act}\", name=\"dense2\")(x)\n"
+            f"model.compile(optimizer=keras.optimizers.Adam(1e-3), loss={loss})\n"
+            + "".join(f"Epoch {e}/30\n59/59 [==============================] - 8s 140ms/step - loss: {16.41 - 0.05 * e:.4f}\n"
+                      for e in range(1, 7)))
+    assert (weighed_parts(text, "WR-130").get("pairing", 0) > 0) == read

@@ -36,7 +36,8 @@ PROBABILITY_LOSS_WORDS = {"softmax", "cross", "entropy"}
 # (on Keras's TensorFlow backend the softmax keeps its logits on the tensor it returns and the cross-entropies use them,
 # with a warning, when told from_logits=True: repaired there -- unless mixed precision converts the output first; on
 # the JAX and PyTorch backends nothing repairs it: keras/src/backend/tensorflow/nn.py, _get_logits, at v3.15.1)
-DENSE = lazy_regex.compile(r"\bDense\((?:[^()\n]|\([^()\n]*\))*\)")
+# (two levels of brackets inside it: the keras.io OCR examples' `Dense(len(char_to_num.get_vocabulary()) + 1, ...)`)
+DENSE = lazy_regex.compile(r"\bDense\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)")
 TF_BACKEND = lazy_regex.compile(r"(?i)\btf\.keras\b|\bimport tensorflow\b|\bfrom tensorflow\b|KERAS_BACKEND\W{1,6}tensorflow|"
                                 r"\b(?:tensorflow|tf) backend\b")
 OTHER_BACKEND = lazy_regex.compile(r"(?i)KERAS_BACKEND\W{1,6}(?:jax|torch)|\b(?:jax|torch|pytorch) backend\b|mixed_float16")
@@ -84,6 +85,12 @@ def tf_op_on_model_output(prose: str) -> re.Match | None:
                 and not re.search(r"(?m)^[ \t]*y_pred\s*=(?!=)", prose[defs[-1].end():op.start()]):
             return op
     return None
+
+
+# ... or Keras 3's own CTC loss compiled for it, whose y_pred are "logits (the output of your model). They should *not*
+# be normalized via softmax." (keras/src/losses/losses.py at v3.15.1, `ctc`); Keras 2's ctc_batch_cost, which takes the
+# softmax's probabilities, is another function
+KERAS_CTC = lazy_regex.compile(r"\b(?:keras\.)?losses\.(?:CTC\(|ctc\b)|\bloss\s*=\s*['\"]ctc['\"]")
 
 
 KERAS_CROSSENTROPY = lazy_regex.compile(r"(?:sparse_)?categorical_crossentropy|(?:Sparse)?CategoricalCrossentropy|"
