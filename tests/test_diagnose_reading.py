@@ -3270,3 +3270,25 @@ def test_a_loss_said_to_hover_at_a_value_does_not_learn():
     d = diagnosis(words + code + bar)
     assert d.matches[0].entry.id == "WR-360" and "in a run the words say does not learn" in d.matches[0].evidence[0]
     assert not diagnosis(words.replace("just hovers around", "keeps falling toward") + code + bar).matches
+
+
+def test_a_run_pasted_for_comparison_after_the_reporters_own_is_not_read_as_its_curve():
+    # (s244/12, an opened blind set: the reporter's climbing run, then "For comparison, a run with the default yaml that a
+    # colleague did last month:" and that run's falling losses -- read together, a spike that recovered, WR-250 named
+    # with confidence)
+    from conftest import diagnosis
+    from trainwreck.logscan.cleaning import without_a_compared_run
+
+    own = "".join(f"epoch: {e}, lr: 1.50e-02 - train loss: {v} - valid loss: {v * 1.2:.3g}\n"
+                  for e, v in enumerate((2.96, 6.71, 9.85, 8.04, 12.4), 1))
+    theirs = "".join(f"epoch: {e}, lr: 1.50e-04 - train loss: {v}\n" for e, v in enumerate((-6.42, -10.3, -11.7), 1))
+    intro = "For comparison, a run with the default yaml (lr 1.5e-4) that a colleague did last month:\n"
+    paste = "It gets worse every epoch after I raised the rate:\n" + own + intro + theirs
+    d = diagnosis(paste)
+    assert d.evidence.count == 5 and d.matches[0].entry.id == "WR-220"
+    # (the lines are kept, emptied: the places of the rest do not move; and the comparison ends at the next sentence)
+    cut = without_a_compared_run((paste + "Is my copy of the data set broken, or is the rate the problem here?\n").encode())
+    assert cut.count(b"\n") == paste.count("\n") + 1 and b"-6.42" not in cut and b"data set broken" in cut
+    # (not a comparison said before any value of the reporter's own)
+    first = intro + theirs + "Mine:\n" + own
+    assert without_a_compared_run(first.encode()) == first.encode()

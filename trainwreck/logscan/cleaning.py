@@ -255,6 +255,30 @@ def without_sentences_beside_a_log(data: bytes, key: re.Pattern | None = None) -
     return b"\n".join(lines)
 
 
+# A second run pasted for comparison after the reporter's own, under a sentence that says so ("For comparison, a run
+# with the default yaml that a colleague did last month:", "As a reference, the original repo's log:"): read after
+# the reporter's own values, its values would make one curve of two runs. In a paste with loss values before such a
+# sentence, the lines after it, to the next sentence or the end, are emptied (lines kept).
+COMPARED = re.compile(rb"(?im)\b(?:for (?:a )?comparison|to compare|as (?:a )?reference|reference (?:run|log)|"
+                      rb"baseline (?:run|log))\b[^\n]*:[ \t]*$")
+
+
+def without_a_compared_run(data: bytes) -> bytes:
+    """The paste without the log of a run it pastes for comparison after its own (COMPARED)."""
+    if len(data) > PASTE or not COMPARED.search(data):
+        return data
+    lines = data.split(b"\n")
+    at = next((i for i, line in enumerate(lines) if COMPARED.search(line) and _sentence(line)
+               and any(LOSS_VALUE.search(earlier) for earlier in lines[:i])), None)
+    if at is None:
+        return data
+    for i in range(at + 1, len(lines)):
+        if _sentence(lines[i]):
+            break
+        lines[i] = b""
+    return b"\n".join(lines)
+
+
 def _own_values(text: bytes) -> set[bytes]:
     return {v.lower() for v in QUESTION_VALUE.findall(text)}
 

@@ -14,7 +14,8 @@ import os
 import re
 from typing import Callable
 
-from .cleaning import (clean, cleaned, repeats_collapsed, uses_lone_cr, without_questions, without_sentences_beside_a_log,
+from .cleaning import (clean, cleaned, repeats_collapsed, uses_lone_cr, without_a_compared_run, without_questions,
+                       without_sentences_beside_a_log,
                        without_title, without_warning_echoes)
 from .decimals import with_decimal_points, writes_decimal_commas
 from .epoch_words import with_english_epochs, writes_foreign_epochs
@@ -120,7 +121,7 @@ class _Reader:
         if layout.mode == "key":
             text = without_questions(without(data, spans))
             if line0 == 0:
-                text = without_sentences_beside_a_log(without_title(text), layout.pattern)
+                text = without_sentences_beside_a_log(without_a_compared_run(without_title(text)), layout.pattern)
             if _messages_noted(ev) != noted:           # a block with a warning line in it (or another message)
                 text = without_warning_echoes(text)
             text = mask(text, layout.others)
@@ -517,7 +518,7 @@ def _layout_of(text: bytes) -> Layout:
     spelled = Layout(decimal_comma=writes_decimal_commas(start), foreign_epochs=writes_foreign_epochs(start))
     text = local_spelling(text, spelled)
     training = without_questions(without_warning_echoes(without(text, DEFAULT.scan(text, None, 0))))
-    layout = layout_of(text, without_sentences_beside_a_log(without_title(training)))
+    layout = layout_of(text, without_sentences_beside_a_log(without_a_compared_run(without_title(training))))
     layout.decimal_comma, layout.foreign_epochs = spelled.decimal_comma, spelled.foreign_epochs
     return layout
 
