@@ -3292,3 +3292,16 @@ def test_a_run_pasted_for_comparison_after_the_reporters_own_is_not_read_as_its_
     # (not a comparison said before any value of the reporter's own)
     first = intro + theirs + "Mine:\n" + own
     assert without_a_compared_run(first.encode()) == first.encode()
+    # (code_review_s70c: a short intro, or one with a Windows line end, is one too; the block ends at a line that
+    # introduces the next, and the reporter's lines after it stay)
+    for short in ("As a reference, the original repo's log:\n", "For comparison, the baseline run:\r\n"):
+        assert b"-6.42" not in without_a_compared_run((own + short + theirs).encode()), short
+    more = own + intro + theirs + "Mine again, resumed:\n" + "epoch: 6, lr: 1.50e-02 - train loss: nan\n"
+    assert b"train loss: nan" in without_a_compared_run(more.encode())
+    # (not a block the line calls the reporter's own; not values before it that only sentences give, a paper's; not a
+    # block that shows the nan the reporter's lines do not)
+    mine = own + "For comparison, this is what I get with my own data set:\n" + theirs
+    paper = "The paper reports loss 0.35 after 10 epochs on this data set.\n" + intro + own
+    broke = own.replace("12.4", "11.9") + intro + theirs.replace("-11.7", "nan")
+    for kept in (mine, paper, broke):
+        assert without_a_compared_run(kept.encode()) == kept.encode(), kept[:60]

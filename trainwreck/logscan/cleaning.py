@@ -255,12 +255,18 @@ def without_sentences_beside_a_log(data: bytes, key: re.Pattern | None = None) -
     return b"\n".join(lines)
 
 
-# A second run pasted for comparison after the reporter's own, under a sentence that says so ("For comparison, a run
-# with the default yaml that a colleague did last month:", "As a reference, the original repo's log:"): read after
-# the reporter's own values, its values would make one curve of two runs. In a paste with loss values before such a
-# sentence, the lines after it, to the next sentence or the end, are emptied (lines kept).
-COMPARED = re.compile(rb"(?im)\b(?:for (?:a )?comparison|to compare|as (?:a )?reference|reference (?:run|log)|"
-                      rb"baseline (?:run|log))\b[^\n]*:[ \t]*$")
+# A second run pasted for comparison after the reporter's own, under a line that says so and ends in a colon ("For
+# comparison, a run with the default yaml that a colleague did last month:", "As a reference, the original repo's
+# log:"): read after the reporter's own values, its values would make one curve of two runs. Where LOG_LINES log lines
+# with loss values come before such a line, the block after it -- to a blank line, a sentence, another line that
+# ends in a colon or a ruler -- is emptied (lines kept). Not a line that names the block as the reporter's own ("For
+# comparison, this is what I get with my data:"), and not a block that shows a nan or an inf the reporter's lines do
+# not: that failure is this run's (code_review_s70c 1-4).
+COMPARED = re.compile(rb"(?im)^[ \t]*(?:[-*>#]+[ \t]*)?(?:for (?:a )?comparison|to compare|as (?:a )?reference|"
+                      rb"(?:the |a )?reference (?:run|log)|(?:the |a )?baseline (?:run|log))\b[^\n]*:[ \t\r]*$")
+OWN = re.compile(rb"(?i)\b(?:my|mine|our|own|I|we|I'm|I've)\b")
+BLOCK_END = re.compile(rb"[^\n]*:[ \t\r]*$|[ \t]*(?:-{3,}|={3,}|\*{3,})")
+FENCE = re.compile(rb"[ \t]*(?:```|~~~)")
 
 
 def without_a_compared_run(data: bytes) -> bytes:
@@ -268,13 +274,29 @@ def without_a_compared_run(data: bytes) -> bytes:
     if len(data) > PASTE or not COMPARED.search(data):
         return data
     lines = data.split(b"\n")
-    at = next((i for i, line in enumerate(lines) if COMPARED.search(line) and _sentence(line)
-               and any(LOSS_VALUE.search(earlier) for earlier in lines[:i])), None)
-    if at is None:
-        return data
-    for i in range(at + 1, len(lines)):
-        if _sentence(lines[i]):
+    logged = 0                  # the reporter's log lines with a loss value so far
+    for at, line in enumerate(lines):
+        if logged >= LOG_LINES and COMPARED.match(line) and not OWN.search(line):
             break
+        logged += bool(LOSS_VALUE.search(line)) and not _sentence(line)
+    else:
+        return data
+    block, started = [], False
+    for i in range(at + 1, len(lines)):
+        line = lines[i]
+        if not line.strip() or FENCE.match(line):
+            if started and not line.strip():
+                break
+            continue
+        if _sentence(line) or BLOCK_END.match(line):
+            break
+        started = True
+        block.append(i)
+    earlier = b"\n".join(lines[:at])
+    if any(NONFINITE_WORD.search(lines[i]) and LOSS_VALUE.search(lines[i]) for i in block) \
+            and not (NONFINITE_WORD.search(earlier) and LOSS_VALUE.search(earlier)):
+        return data
+    for i in block:
         lines[i] = b""
     return b"\n".join(lines)
 
