@@ -8456,7 +8456,10 @@ def test_an_optax_adaptive_optimizer_built_at_a_high_rate_is_read_as_the_others_
     assert "0.5 is 250 times Nadam's" in high_adaptive_rate("opt = keras.optimizers.Nadam(learning_rate=0.5)")
     # (a rate at the usual size; one of 0.1 or more said for another name; plain SGD, which has no adaptive step)
     for quiet in ("tx = optax.adam(1e-3)", "learning_rate = 0.05\ntx = optax.adamw(learning_rate)",
-                  "lr = 0.3\nsched = 1e-3\ntx = optax.adam(sched)", "tx = optax.sgd(0.3)"):
+                  "lr = 0.3\nsched = 1e-3\ntx = optax.adam(sched)", "tx = optax.sgd(0.3)",
+                  # (a keyword argument's name, and a rate scaled where it is handed over: code_review_s70c 6, 7)
+                  "tx = optax.adamw(weight_decay=0.1, learning_rate=3e-4)", "optax.adamw(b1=0.9, b2=0.95, learning_rate=3e-4)",
+                  "tx = optax.adam(0.5 * 1e-3)", "learning_rate = 0.1\ntx = optax.adam(learning_rate * 0.01)"):
         assert high_adaptive_rate(quiet) == "", quiet
 
 
@@ -8475,3 +8478,11 @@ def test_a_keras_softmax_output_compiled_with_keras_3s_ctc_loss_is_probabilities
             + "".join(f"Epoch {e}/30\n59/59 [==============================] - 8s 140ms/step - loss: {16.41 - 0.05 * e:.4f}\n"
                       for e in range(1, 7)))
     assert (weighed_parts(text, "WR-130").get("pairing", 0) > 0) == read
+    # (code_review_s70c 5: not a line commented out, nor a sentence that tried it, nor beside Keras 2's ctc_batch_cost,
+    # the loss in use then, which takes probabilities)
+    if read:
+        for other in (text.replace(f"loss={loss})", "loss=ctc_loss)  # loss=keras.losses.CTC()"),
+                      text.replace(f"model.compile(optimizer=keras.optimizers.Adam(1e-3), loss={loss})",
+                                   "I tried keras.losses.CTC() but kept the example's CTCLayer."),
+                      text + "    loss = keras.backend.ctc_batch_cost(y_true, y_pred, input_length, label_length)\n"):
+            assert weighed_parts(other, "WR-130").get("pairing", 0) <= 0, other[-120:]

@@ -90,7 +90,12 @@ def tf_op_on_model_output(prose: str) -> re.Match | None:
 # ... or Keras 3's own CTC loss compiled for it, whose y_pred are "logits (the output of your model). They should *not*
 # be normalized via softmax." (keras/src/losses/losses.py at v3.15.1, `ctc`); Keras 2's ctc_batch_cost, which takes the
 # softmax's probabilities, is another function
-KERAS_CTC = lazy_regex.compile(r"\b(?:keras\.)?losses\.(?:CTC\(|ctc\b)|\bloss\s*=\s*['\"]ctc['\"]")
+# (only as the loss a code line sets or compiles, `loss=keras.losses.CTC()`, `loss="ctc"`, `loss_fn = CTC()` -- not a
+# sentence that tried it, nor a line commented out, which the caller blanks (code_of); and not beside Keras 2's
+# ctc_batch_cost, the loss in use then, which takes probabilities -- code_review_s70c 5)
+KERAS_CTC = lazy_regex.compile(r"(?m)^[^\n]*?\bloss(?:_fn|_object)?\s*=\s*(?P<ctc>(?:(?:keras\.|tf\.keras\.)?losses\.)?"
+                               r"(?:CTC\(|ctc\b)|['\"](?:ctc|CTC)['\"])")
+CTC_BATCH_COST = lazy_regex.compile(r"\bctc_batch_cost\b")
 
 
 KERAS_CROSSENTROPY = lazy_regex.compile(r"(?:sparse_)?categorical_crossentropy|(?:Sparse)?CategoricalCrossentropy|"

@@ -65,7 +65,7 @@ HIGH_ADAPTIVE_RATE = lazy_regex.compile(r"\b(?P<opt>Adam|AdamW|Adamax|NAdam|Nada
                                         r"(?![\w.])")
 # ... or Optax's, whose rate is its first argument and has no default (`optax.adam(0.3)`, `optax.adamw(learning_rate=lr)`)
 OPTAX_RATE = lazy_regex.compile(r"\boptax\.(?P<opt>adam|adamw|adamax|nadam|rmsprop)\(\s*(?:learning_rate\s*=\s*)?"
-                                r"(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])")
+                                r"(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])(?![ \t]*[-+*/])")
 HIGH_ADAPTIVE_AT = 0.1
 # Each one's default rate in PyTorch (its documentation of torch.optim), the larger of the two frameworks' (Keras 3's
 # are all 1e-3)
@@ -78,7 +78,10 @@ HIGH_ADAPTIVE_NAMED = lazy_regex.compile(r"\b(?P<opt>Adam|AdamW|Adamax|NAdam|Nad
                                          r"{0,200}?\b(?:learning_rate|lr)[ \t]*=[ \t]*(?P<name>(?:self\.)?(?:hparams\.|args\.|"
                                          r"config\.|cfg\.|opt\.)?(?P<last>[A-Za-z_]\w{0,30}))(?![\w.(\[])")
 OPTAX_NAMED = lazy_regex.compile(r"\boptax\.(?P<opt>adam|adamw|adamax|nadam|rmsprop)\(\s*(?:learning_rate\s*=\s*)?"
-                                 r"(?P<name>(?:config\.|cfg\.|args\.)?(?P<last>[A-Za-z_]\w{0,30}))(?![\w.(\[])")
+                                 r"(?P<name>(?:config\.|cfg\.|args\.)?(?P<last>[A-Za-z_]\w{0,30}))(?![\w.(\[])"
+                                 # (a keyword argument's name is none, `weight_decay=0.1`, nor a rate scaled where it is
+                                 # handed over -- code_review_s70c 6, 7)
+                                 r"(?![ \t]*=)(?![ \t]*[-+*/])")
 
 
 def _rate_named(prose: str) -> tuple[re.Match, str] | None:

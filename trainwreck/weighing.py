@@ -17,7 +17,7 @@ from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
 from .logscan.stops import names_no_cause
-from .breaking_constructs import LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, PAIRWISE, SINGULAR_SLOPE_WORDS, masked_past_half
+from .breaking_constructs import LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, PAIRWISE, SINGULAR_SLOPE_WORDS, code_of, masked_past_half
 from .data_checked import inputs_only
 from .data_values import (INPUT_NAN_WORDS, MASK_255_WORDS, MASK_SCALED_WORDS, ONE_CLASS_IOU_WORDS, RAW_PIXEL_WORDS,
                           UNLABELLED_WORDS)
@@ -27,7 +27,8 @@ from .gradient_norms import (ACTIVATIONS_GROW_WORDS, CLIP_LATE_WORDS, CLIP_UNENG
                              grads_said_zero)
 from .hidden_activation import no_zero_side
 from .input_scaling import CONSTANT_FEATURE_WORDS, FORGOT_INPUTS, FORGOT_TARGETS, SCALES_WORDS, scaled_said
-from .loss_inputs import (DENSE, FROM_LOGITS, own_normaliser, KERAS_CROSSENTROPY, KERAS_CTC, KERAS_NAMED, KERAS_OUTPUT,
+from .loss_inputs import (DENSE, FROM_LOGITS, own_normaliser, KERAS_CROSSENTROPY, KERAS_CTC, CTC_BATCH_COST, KERAS_NAMED,
+                          KERAS_OUTPUT,
                           KERAS_PAIRING_SAID,
                           tf_op_on_model_output,
                           OTHER_BACKEND, PROBABILITY_LOSS_WORDS, TF_BACKEND, TORCH_LOGITS_LOSS, impossible_negative,
@@ -1116,10 +1117,11 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                         f"`{op.group(0)}`, which applies its own {output.group('act')} to what it is given as logits: "
                         "probabilities handed over as logits (TensorFlow's own op: nothing reads the logits the "
                         "activation kept, as Keras's losses do)")
-    elif output and output.group("act") == "softmax" and (ctc := KERAS_CTC.search(ev.prose)):
+    elif output and output.group("act") == "softmax" and not CTC_BATCH_COST.search(ev.prose) \
+            and (ctc := KERAS_CTC.search(code_of(ev.prose))):
         parts["pairing"] = W_SAID_HALF
         _not_held_against(parts, against)
-        evidence.append(f"the pasted Keras model ends in a softmax and its loss is Keras 3's CTC (`{ctc.group(0)}`), "
+        evidence.append(f"the pasted Keras model ends in a softmax and its loss is Keras 3's CTC (`{ctc.group('ctc')}`), "
                         "whose predictions are logits (\"They should *not* be normalized via softmax.\"): its softmax is "
                         "applied to probabilities")
     elif entry.id in w.probabilities and KERAS_NAMED.search(ev.prose) and not FROM_LOGITS.search(ev.prose) \
