@@ -263,8 +263,11 @@ def test_parallel_scan_equals_the_sequential_one(tmp_path, monkeypatch, shape, w
         values[at - 4:at] = [values[at - 5] * 1.6 ** k for k in range(1, 5)]
         values[at:at + 3] = [math.inf, math.nan, 0.5]
     lines = {"key": [f"epoch {i} loss: {v} grad_norm: {v * 2} clip_at 100" for i, v in enumerate(values)],
-             # (with an accuracy column, read from the header only the first stretch holds: code_review_s70b 9)
-             "csv": ["epoch,loss,accuracy"] + [f"{i},{v},{0.5 + i / 10000}" for i, v in enumerate(values)],
+             # (with an accuracy column and a gradient norm column, read from the header only the first stretch
+             # holds: code_review_s70b 9, s70c 8)
+             # (its largest norm late, in a stretch that is not the first)
+             "csv": ["max_grad_norm: 100", "epoch,loss,accuracy,grad_norm"]
+             + [f"{i},{v},{0.5 + i / 10000},{v * 2 + (50 if i == 2000 else 0)}" for i, v in enumerate(values)],
              "column": [f"{v}" for v in values]}[shape]
     lines.insert(1500, "RuntimeWarning: overflow encountered in exp")
     lines.insert(10, "RuntimeWarning: overflow encountered in exp")
