@@ -80,9 +80,9 @@ def tf_op_on_model_output(prose: str) -> re.Match | None:
             return op
         # (the function the op is in, the nearest def before it, takes y_pred from Keras, and does not make it
         # something else first: `y_pred = tf.math.log(...)`, ctc_batch_cost's own body -- code_review_s70b 6)
-        defs = list(itertools.islice(re.finditer(r"\bdef\s+\w+\(", prose[:op.start()]), 200))
-        if arg == "y_pred" and defs and re.match(KERAS_LOSS_PARAMETERS.format(arg=arg), prose[defs[-1].start():]) \
-                and not re.search(r"(?m)^[ \t]*y_pred\s*=(?!=)", prose[defs[-1].end():op.start()]):
+        nearest = prose.rfind("def ", 0, op.start())
+        if arg == "y_pred" and nearest >= 0 and re.match(KERAS_LOSS_PARAMETERS.format(arg=arg), prose[nearest:]) \
+                and not re.search(r"(?m)^[ \t]*y_pred\s*=(?!=)", prose[nearest:op.start()]):
             return op
     return None
 

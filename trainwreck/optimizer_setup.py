@@ -64,8 +64,8 @@ HIGH_ADAPTIVE_RATE = lazy_regex.compile(r"\b(?P<opt>Adam|AdamW|Adamax|NAdam|Nada
                                         r"{0,200}?\b(?:learning_rate|lr)[ \t]*=[ \t]*(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)"
                                         r"(?![\w.])")
 # ... or Optax's, whose rate is its first argument and has no default (`optax.adam(0.3)`, `optax.adamw(learning_rate=lr)`)
-OPTAX_RATE = lazy_regex.compile(r"\boptax\.(?P<opt>adam|adamw|adamax|nadam|rmsprop)\(\s*(?:learning_rate\s*=\s*)?"
-                                r"(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])(?![ \t]*[-+*/])")
+_OPTAX_CALL = r"\boptax\.(?P<opt>adam|adamw|adamax|nadam|rmsprop)\(\s*(?:learning_rate\s*=\s*)?"
+OPTAX_RATE = lazy_regex.compile(_OPTAX_CALL + r"(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])(?![ \t]*[-+*/])")
 HIGH_ADAPTIVE_AT = 0.1
 # Each one's default rate in PyTorch (its documentation of torch.optim), the larger of the two frameworks' (Keras 3's
 # are all 1e-3)
@@ -77,8 +77,7 @@ ADAPTIVE_DEFAULTS = {"adam": 1e-3, "adamw": 1e-3, "adamax": 2e-3, "nadam": 2e-3,
 HIGH_ADAPTIVE_NAMED = lazy_regex.compile(r"\b(?P<opt>Adam|AdamW|Adamax|NAdam|Nadam|RMSprop)\((?:[^()\n]|\(\))"
                                          r"{0,200}?\b(?:learning_rate|lr)[ \t]*=[ \t]*(?P<name>(?:self\.)?(?:hparams\.|args\.|"
                                          r"config\.|cfg\.|opt\.)?(?P<last>[A-Za-z_]\w{0,30}))(?![\w.(\[])")
-OPTAX_NAMED = lazy_regex.compile(r"\boptax\.(?P<opt>adam|adamw|adamax|nadam|rmsprop)\(\s*(?:learning_rate\s*=\s*)?"
-                                 r"(?P<name>(?:config\.|cfg\.|args\.)?(?P<last>[A-Za-z_]\w{0,30}))(?![\w.(\[])"
+OPTAX_NAMED = lazy_regex.compile(_OPTAX_CALL + r"(?P<name>(?:config\.|cfg\.|args\.)?(?P<last>[A-Za-z_]\w{0,30}))(?![\w.(\[])"
                                  # (a keyword argument's name is none, `weight_decay=0.1`, nor a rate scaled where it is
                                  # handed over -- code_review_s70c 6, 7)
                                  r"(?![ \t]*=)(?![ \t]*[-+*/])")

@@ -79,10 +79,9 @@ NOT_LEARNING = lazy_regex.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|di
                                   r"(?!\s+(?:as|so)\s+(?:fast|quickly|much|well))|"
                                   r"(?<!was )(?<!were )(?<!been )\b(?:stuck|plateau\w*|flat ?lines?|never learns?)\b|"
                                   # (the loss said to hover at a value, English's word for a plateau: "then just hovers
-                                  # around 1.5-2 million" -- the loss's, not an accuracy's)
-                                  # (said of the loss: not of another quantity named after it, "the loss falls and the
-                                  # accuracy hovers around 50%", nor denied, "no longer hovers", nor left behind, "hovers
-                                  # at 2.3 for five epochs, then drops", nor after it converged -- code_review_s70b 5)
+                                  # around 1.5-2 million"; not another quantity named after the loss, "the loss falls and
+                                  # the accuracy hovers around 50%", nor denied, "no longer hovers", nor left behind,
+                                  # "hovers at 2.3 for five epochs, then drops", nor after it converged -- code_review_s70b 5)
                                   r"\bloss(?:es)?\b(?:(?!\b(?:acc\w*|norm|metrics?|scores?|lr|rate|auc|f1|mae|mse|errors?|converg\w*|"
                                   r"grad\w*)\b)(?:[^.?!\n;]|\.(?=\d))){0,80}?(?<!longer )(?<!not )(?<!never )(?<!n't )"
                                   r"\bhover(?:s|ed|ing)?\s+(?:around|at|near|about)\b"

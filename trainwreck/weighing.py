@@ -28,8 +28,7 @@ from .gradient_norms import (ACTIVATIONS_GROW_WORDS, CLIP_LATE_WORDS, CLIP_UNENG
 from .hidden_activation import no_zero_side
 from .input_scaling import CONSTANT_FEATURE_WORDS, FORGOT_INPUTS, FORGOT_TARGETS, SCALES_WORDS, scaled_said
 from .loss_inputs import (DENSE, FROM_LOGITS, own_normaliser, KERAS_CROSSENTROPY, KERAS_CTC, CTC_BATCH_COST, KERAS_NAMED,
-                          KERAS_OUTPUT,
-                          KERAS_PAIRING_SAID,
+                          KERAS_OUTPUT, KERAS_PAIRING_SAID,
                           tf_op_on_model_output,
                           OTHER_BACKEND, PROBABILITY_LOSS_WORDS, TF_BACKEND, TORCH_LOGITS_LOSS, impossible_negative,
                           MODEL_ENDS_SAID, PROBABILITY_NAMED, distribution_on_probabilities, logits_loss_handed,

@@ -7,7 +7,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from .dialects import ORDER, Dialect, history, keyed as keyed_dialect, prose_values
+from .dialects import ORDER, Dialect, history, keyed as keyed_dialect, pandas_frame, prose_values
 from .numbers import BOX, NUMBER, features, keyed, to_float
 from .positions import AVERAGED, EPOCH_HINTS
 
@@ -623,7 +623,8 @@ def validation_rows(first: bytes):
             continue
         # (not a pandas frame's header, whose rows print an index before its columns, and a NaN where a logger left a
         # cell empty: dialects/pandas_frame.py)
-        row = next((line.split() for line in first[m.end() + 1:m.end() + 4096].split(b"\n") if line.strip()), [])
+        row = next((line.split() for line in first[m.end() + 1:m.end() + 1 + pandas_frame.NEAR].split(b"\n")
+                    if line.strip()), [])
         if len(row) == len(fields) + 1:
             return
         column, offset = (None, named[0], 0, 0), m.end() + 1

@@ -21,7 +21,8 @@ from .decimals import with_decimal_points, writes_decimal_commas
 from .epoch_words import with_english_epochs, writes_foreign_epochs
 from .dialects import history
 from .evidence import ACCURACY_ENDS, Evidence, Track, merge
-from .layout import ACCURACY, SPELLINGS, Layout, column_values, csv_values, csv_values_and, layout_of, mask, row_value
+from .layout import (ACCURACY, DETECT_WINDOW, SPELLINGS, Layout, column_values, csv_values, csv_values_and, layout_of, mask,
+                     row_value)
 from .messages import DEFAULT, MessageFinder
 from .numbers import PIECE, Batch, alike, box_frameworks, to_float
 from .positions import Locator, Position, last_epoch
@@ -625,7 +626,10 @@ def _header_columns(first: bytes, layout: Layout, lone_cr: bool) -> tuple[int | 
     the stretches that do not hold it (code_review_s70b 9)."""
     if layout.mode != "csv":
         return None, None
-    data = local_spelling(clean(first.replace(b"\r", b"\n") if lone_cr else first), layout)
+    # (a header stands in the block's first DETECT_WINDOW bytes, where each table format looks for it: not the whole
+    # block cleaned again)
+    start = first[:DETECT_WINDOW]
+    data = local_spelling(clean(start.replace(b"\r", b"\n") if lone_cr else start), layout)
     return _csv_accuracy_column(data, layout.column), _csv_grad_column(data, layout.column)
 
 
