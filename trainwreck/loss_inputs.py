@@ -53,8 +53,8 @@ KERAS_PAIRING_SAID = lazy_regex.compile(r"(?i)(?<!no )(?<!without )(?<!removed t
 # ... or TensorFlow's own ops that take logits and apply their softmax or sigmoid (`tf.nn.sparse_softmax_cross_entropy_
 # with_logits`), handed a Keras model's output: no Keras loss reads the logits the activation kept, so nothing repairs it.
 # tf.nn.ctc_loss is one (its `logits=` go through log_softmax: `ilabel_log_probs = nn_ops.log_softmax(logits)`,
-# https://github.com/tensorflow/tensorflow/blob/99f0da40e2b9f635043a9b5ca0d5b103347c695c/tensorflow/python/ops/ctc_ops.py
-# ctc_loss_and_grad; with sparse labels the CTCLoss op, whose docstring says "This class performs the softmax operation
+# https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/ops/ctc_ops.py#L705
+# ctc_loss_and_grad, checked on 2.21.0; with sparse labels the CTCLoss op, whose docstring says "This class performs the softmax operation
 # for you"), where Keras's own ctc_batch_cost takes the probabilities a softmax gives (not read: it is the pairing)
 TF_LOGITS_OP = lazy_regex.compile(r"\btf\.(?:compat\.v1\.)?nn\.(?:(?P<kind>sparse_softmax|softmax|sigmoid)_cross_entropy_with_logits"
                                   r"(?:_v2)?|ctc_loss(?:_v2)?)\b")
