@@ -67,6 +67,13 @@ OF_THE_RUN = lazy_regex.compile(r"(?i)^\s*(?:in|inside|of)\s+(?:the\s+|my\s+)?(?
                                 r"gradients?|weights|loss\w*|model)\b")
 
 
+# (nor a check whose own words name the model's tensors: "torch.isfinite on all dense params and all EBC weights is
+# True" found the weights clean, not the data)
+OF_THE_MODEL = lazy_regex.compile(r"(?i)^is(?:finite|nan|na|null)\b[^.;\n]{0,20}?\b(?:on|of|for|over|in)\s+(?:all\s+|every\s+|each\s+)?"
+                                  r"(?:the\s+|my\s+|our\s+)?(?:\w+\s+)?(?:params?|parameters?|weights?|grad\w*|activations?|"
+                                  r"logits?|outputs?|buffers?|model)\b")
+
+
 @functools.lru_cache(maxsize=4)      # (asked by the context, the printed facts and inputs_only; read only)
 def _checks_accepted(prose: str) -> tuple[tuple[str, str], ...]:
     """Each check for nan and inf the words say was done on the data and found clean: its words, and its clause (from
@@ -81,6 +88,7 @@ def _checks_accepted(prose: str) -> tuple[tuple[str, str], ...]:
         # return all False")
         asked = text[m.end():m.end() + len(after) + 1].rstrip().endswith("?")
         if not (PARTIAL.search(clause + " " + m.group(0)) or NOT_DONE.search(clause) or NOT_DONE.search(m.group(0))
+                or OF_THE_MODEL.search(m.group(0))
                 or TAKEN_BACK.search(after) or OF_THE_RUN.search(after) or asked):
             # ("All audio files load, and I checked the features: no nan" checked the features)
             whole = text[sentence_around(text, m.start(), m.end(), stops=".,;\n")[0]:

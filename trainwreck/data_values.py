@@ -378,3 +378,31 @@ def image_tensor_unscaled(prose: str) -> str:
         if not re.search(rf"\b(?:{names})\b[^\n]{{0,60}}?(?:/=?\s*(?:255|127\.5)\b|\.div_?\(\s*255)", prose):
             return line_from(prose, m.start())[:100]
     return ""
+
+
+# An input's own statistics, printed non-finite: "I printed dense.min()/dense.max() for that batch and got nan/nan",
+# `x.max() -> nan`, "batch['features'].mean() is nan". The data that batch brought (what a bad batch's entry looks
+# for), not a tensor of the model's: a nan in the weights makes the output nan, not the input the loader hands over.
+# (an input's name, as the data's names go: x, inputs, features, dense -- a recommender's continuous features --,
+# images, a batch's field)
+_INPUT_TENSOR = (r"(?:x|x_\w{1,12}|inputs?|features?|feats|dense(?:_\w{1,12})?|images?|imgs?|batch(?:\[[^\]\n]{1,20}\])?|"
+                 r"data)")
+_STAT_CALL = r"(?:\.(?:min|max|mean|sum|std|abs\(\)\.max)\(\))"
+INPUT_STATS_NONFINITE = lazy_regex.compile(
+    r"(?<![\w.])(?P<call>" + _INPUT_TENSOR + _STAT_CALL + r"(?:\s*(?:/|,|and)\s*`?" + _INPUT_TENSOR + _STAT_CALL + r")?)`?"
+    r"[^.;\n]{0,50}?\b(?:got|get|gives?|gave|prints?|printed|returns?|returned|shows?|showed|is|are|was|were)\s+"
+    r"(?P<value>[-+]?(?:nan|inf)(?:\s*/\s*[-+]?(?:nan|inf))?)\b"
+    r"|(?<![\w.])(?P<call2>" + _INPUT_TENSOR + _STAT_CALL + r")\s*(?:->|=>|=|:)\s*(?P<value2>[-+]?(?:nan|inf))\b", re.I)
+
+
+def input_stats_nonfinite(prose: str) -> str:
+    """The fact, when the paste prints a statistic of an input's (its min, max, mean) as nan or inf, unnegated; else ""."""
+    for m in itertools.islice(INPUT_STATS_NONFINITE.finditer(prose), 5):
+        start = m.start()
+        if denied_before(prose, start) or re.search(r"(?i)\b(?:not|never|no)\b", m.group(0)):
+            continue
+        call, value = m.group("call") or m.group("call2"), m.group("value") or m.group("value2")
+        return (f"the report prints an input's statistics as non-finite (`{call}` gave {value}): a nan or an inf in "
+                "the data a batch brings, before the model touches it -- the loss of that batch is nan whatever the "
+                "weights are, and the update from it writes nan into them")
+    return ""

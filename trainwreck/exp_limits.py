@@ -196,7 +196,30 @@ def column_past_limit(ev: Evidence, dtype: str) -> str:
                     f"it grew past {limit:.2f}, the largest x whose exp {dtype} can hold, exactly there: the loss most "
                     "likely takes an exp of it, or of something computed through one, and that exp overflows"
                     + ("" if turned == "inf" else " (its inf becomes nan in what follows: inf - inf, 0 * inf)"))
+    # ... or a column of the largest logit that the row of the first non-finite loss prints non-finite too, where its last
+    # finite value, still rising at the pace of the rows before, would pass the limit by then: a print every few
+    # hundred steps skips the step where the exp overflowed, and the nan it left took the weights and the column with it
+    for key, last in before.items():
+        if not LOGIT_COLUMN.search(key) or key not in before2 or key in at:
+            continue
+        pace = last - before2[key]
+        if 0 < pace and last < limit <= last + pace and _nonfinite_beside(key).search(lines[rows[2].line - 1]):
+            return (f"the run prints `{key}` beside the loss, rising: {fmt(before2[key])} at "
+                    f"{ev.where(ev.first_nonfinite - 2)}, {fmt(last)} at {ev.where(ev.first_nonfinite - 1)}, then "
+                    f"non-finite with the loss at {ev.where(ev.first_nonfinite)} -- at that pace it passed "
+                    f"{limit:.2f}, the largest x whose exp {dtype} can hold, before that row: the code's exp takes it "
+                    "with nothing subtracted, and that exp overflows (its inf becomes nan in what follows: inf / inf)")
     return ""
+
+
+# (the largest logit's: the one an exp overflows on first -- a mean's, `real_logit`, may be what an `exp(-x)` takes, which
+# underflows)
+LOGIT_COLUMN = lazy_regex.compile(r"(?i)max[\W_]{0,3}logit|logits?[\W_]{0,3}max|largest[\W_]{0,3}logit")
+
+
+def _nonfinite_beside(key: str) -> re.Pattern:
+    """The column `key` printed non-finite on a line: `max_logit nan`, `max_logit=inf`."""
+    return re.compile(r"(?<![\w.])" + re.escape(key) + r"(?:[ \t]*[:=])?[ \t]+[-+]?(?:nan|inf)\b", re.I)
 
 
 def _cosine_over(temperature: str, dtype: str) -> str:

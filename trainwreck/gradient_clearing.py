@@ -144,6 +144,24 @@ def cleared_outside(prose: str) -> str:
     return ""
 
 
+# ... or once after it, at the loop's own indentation (`opt.zero_grad()` at the end of each epoch, below the loop over
+# its batches): the same loop, cleared at the other end
+CLEARED_AFTER = lazy_regex.compile(r"(?m)^(?P<ind>[ \t]{0,40})(?P<loop>for\b[^\n#]{0,200}:)[ \t]*(?:#[^\n]*)?\n"
+                                   # (one way to read each line: an indented one, or a blank one)
+                                   r"(?P<body>(?:(?P=ind)[ \t][^\n]*\n|\n){1,40}?)"
+                                   r"(?:(?P=ind)(?![ \t#])(?!for\b|while\b|def\b|class\b)[^\n]*\n){0,3}?"
+                                   r"(?P=ind)(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)")
+
+
+def cleared_after(prose: str) -> str:
+    """The inner loop, quoted, where the gradients are cleared only after it (CLEARED_AFTER), else ''."""
+    for m in itertools.islice(CLEARED_AFTER.finditer(prose if prose.endswith("\n") else prose + "\n"), 20):
+        body = m.group("body")
+        if ".backward(" in body and re.search(r"\.step\(", body) and not clears(body):
+            return m.group("loop")
+    return ""
+
+
 # ... or a loop that clears them only under an `if` whose block takes no step (`if step % eval_interval == 0:` ...
 # `optimizer.zero_grad()`), while backward() and step() run on every pass: between two such passes every step carries
 # the gradients of all the ones since the last (a grad norm that climbs through each window and drops after it). Not a

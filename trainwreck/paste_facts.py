@@ -25,12 +25,12 @@ from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_25
                           MERGED, MINUS_ONE_HANDLED, MINUS_ONE_LABELS, NOT_INPUT_NAME, TORCHVISION_IO, dataset_data,
                           image_tensor_unscaled, keras_directory_unscaled, mask_own_divider, mask_to_tensor, raw_units_read,
                           table_read_missing_unhandled,
-                          read_and_made_float)
+                          read_and_made_float, input_stats_nonfinite)
 from .exp_limits import exp_overflow
 from .frozen_said import (dead_units_said, froze_after_jumps_said, one_output_untrained, units_alike_said, weights_frozen_said,
                           width_changes_nothing_said)
 from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALLED, accumulated_undivided,
-                                cleared_only_when, cleared_outside, clears, numpy_buffer_never_reset,
+                                cleared_after, cleared_only_when, cleared_outside, clears, numpy_buffer_never_reset,
                                 optimizer_never_cleared, copy_cleared)
 from .gradient_norms import activations_grow_with_depth, gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
 from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, feature_scales_printed, per_item,
@@ -52,6 +52,7 @@ from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_b
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
 from .sentences import denied_before, sentences_only, told
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
+from .target_scale import target_size_printed
 from .start_loss import early_jump_seen, regression_start_said, start_high
 from .thesaurus import tokens
 from .timing_words import timing_of
@@ -208,6 +209,14 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                 else f"a squared error that large takes errors of about {fmt(math.sqrt(value))} (its root)")
         out["raw-targets-said"] = (f"{regressor} (a regression's run), and the report gives its first loss as "
                                    f"{fmt(value)} (\"{quoted}\"): {size}, targets in their raw units")
+    # ... and, where no loss shows it (an epoch's mean is pulled down by the steps after the first updates), the
+    # targets' own size printed by the paste: the start their squared error makes, under the same conditions
+    if regressor and went_wrong and not {"raw-targets", "raw-targets-said"} & out.keys() \
+            and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"] \
+            and not (climbed and ("inputs" in scaled["unscaled"] or linear_model(ev.prose)
+                                  or (ADAPTIVE.search(ev.prose) and not PLAIN_SGD.search(ev.prose)))) \
+            and (size := target_size_printed(ev.prose)):
+        out["target-size"] = size
     if SIGMOID_ZERO_WORDS <= set(words):
         out["sigmoid-zero"] = ("the report says the output is 0.5: a sigmoid gives exactly that for an input of 0, "
                                "which a last layer whose weights and bias are all zero gets for every example (a model "
@@ -226,6 +235,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                             "no step has been taken, so no learning rate made it so; what the forward "
                                             "pass starts from did -- weights drawn too wide for their fan-in, or "
                                             "inputs on their raw scale")
+    # (beside a run that went non-finite, or words that say it did)
+    if (ev.first_nonfinite is not None or "nan" in words or "inf" in words) \
+            and (stats := input_stats_nonfinite(ev.prose)):
+        out["input-stats-nonfinite"] = stats
     merged = MERGED.search(ev.prose) if ev.first_nonfinite is not None or "nan" in words else None
     if merged:
         out["frames-merged"] = (f"the report merges tables into its data (\"{' '.join(merged.group(0).split())}\"): a row "
@@ -325,13 +338,14 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # (SGD's step, with momentum or without, grows with the gradient; Adam's, AdamW's, RMSprop's and Adagrad's divide
     # each gradient by its own running size, so a sum k times the mean steps about as the mean does -- with eps/k, and
     # a coupled weight decay k times weaker; factcheck_session37 item 1: RAdam's first steps and Adadelta are not so)
-    if went_wrong and (loop := cleared_outside(ev.prose)):
+    if went_wrong and ((loop := cleared_outside(ev.prose)) or (loop := cleared_after(ev.prose))):
         # (a step under `if ... % k == 0:` is taken every k batches, not on every one)
         every = ACCUMULATES.search(ev.prose)
         k = every.group("k") if every else ""
         steps = (f"backward() on every batch and step() every {k if k.isdigit() else f'`{k}`'} batches" if every else
                  "backward() and step() on every batch")
-        out["cleared-outside"] = (f"the pasted code clears the gradients only before `{loop}`, whose body calls "
+        side = "before" if loop == cleared_outside(ev.prose) else "after"
+        out["cleared-outside"] = (f"the pasted code clears the gradients only {side} `{loop}`, whose body calls "
                                   f"{steps} and clears nothing: each step carries the gradients of every step since "
                                   "that clearing")
     elif went_wrong and (condition := cleared_only_when(ev.prose)):

@@ -88,7 +88,9 @@ def linear_model(prose: str) -> bool:
         and not LAYERED_SAID.search(told(prose))
 
 
-REGRESSION_SAID = lazy_regex.compile(r"(?<!logistic )(?<!logistic-)regress\w*|\b(?:mse\w*|mean[ _-]squared|squared[ _-]error|mae|prices?)\b", re.I)
+# (and a squared error written out, `mean((pred - y) ** 2)`)
+REGRESSION_SAID = lazy_regex.compile(r"(?<!logistic )(?<!logistic-)regress\w*|\b(?:mse\w*|mean[ _-]squared|squared[ _-]error|mae|prices?)\b|"
+                                     r"\bmean\(\s*\(\s*(?:pred\w*|y_?hat|outputs?|out)\b[^()\n]{0,60}-[^()\n]{1,60}\)\s*\*\*\s*2\b", re.I)
 PROBABILITY_WORDS = lazy_regex.compile(r"\b(?:sigmoid|bce\w*|binary|logits?|probabilit\w*)\b", re.I)
 
 

@@ -724,7 +724,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         # passes float16's largest value after some training, which its page reports -- where the report shows half
         # precision switched on; half a part, since the setting itself already counts as the "precision" part below)
         curve = W_PART / 2
-    elif sig.name == entry.also_trace == "plateau-from-start" and "raw-targets" in c.printed:
+    elif sig.name == entry.also_trace == "plateau-from-start" and {"raw-targets", "target-size"} & c.printed.keys():
         # (... and a regression's loss that sits at its enormous first value is raw targets' second face, which their
         # page shows under Adam: its steps, about the rate each, carry outputs near 0 toward targets in the thousands
         # only slowly -- where the paste's own numbers show a regression's targets in their raw units)
@@ -755,10 +755,15 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # (a climb from a first loss already enormous, on a regression whose targets the words leave in their raw units: a
     # rate too high alone starts from an ordinary loss, and a rate that suits unit-scale targets diverges on raw ones --
     # the climb is the raw targets' second face, so the rate's own reading of it counts half)
+    # (or from targets whose printed size makes that start, where an epoch's mean hid it)
     if curve and entry.trace == RATE and "raw-targets" in c.printed and sig.enormous_start:
         curve /= 2
         against.append("the climb starts from a first loss already enormous, on a regression whose targets are in their "
                        "raw units: a rate too high alone starts from an ordinary loss, so the climb counts half here")
+    elif curve and entry.trace == RATE and "target-size" in c.printed:
+        curve /= 2
+        against.append("the climb is a regression's whose printed targets are in their raw units, where a rate that "
+                       "suits unit-scale targets diverges: the climb counts half here")
     # (a loss flat from the start beside a printed accuracy that never moved either: the face of the entries whose
     # phrases say the accuracy improves while the loss stays flat -- a softmax taken twice, inside whose band the model
     # still learns -- is the accuracy rising; one that stays where it began is a network that learns nothing at all)
@@ -776,6 +781,10 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # nor is its second face, which its page and snippet show in a narrower setting, held against it -- nor counted
     # for it: the signature's own entries keep their lead)
     # (half precision's second face only where it is its own: late_face)
+    # (and a regression's climb, beside targets whose printed size is raw: their page's divergence under plain gradient
+    # descent, not held against them)
+    elif sig.name == RATE and entry.id in w.regression and "target-size" in c.printed:
+        pass
     elif (sig.name in TRACES and entry.trace != "none" and PART_OF.get(entry.trace) != sig.name and "start" not in parts
           and sig.name not in (traces := entry.traces if entry.id not in w.precision or late_face else (entry.trace,))
           and PART_OF.get(sig.name) not in traces):
@@ -925,6 +934,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("untrained-output", w.untrained_output, W_SAID_HALF),
                                     ("adapted-nan", w.input_nan, W_SAID_HALF),
                                     ("frames-merged", w.input_nan, W_SAID_HALF),
+                                    ("input-stats-nonfinite", w.input_nan, W_PRINTED),
                                     ("table-nan-unhandled", w.input_nan, W_SAID_HALF),
                                     ("softmax-floor", w.softmax_floor, W_PRINTED),
                                     ("minus-one-labels", w.unlabelled, W_SAID_HALF),
@@ -949,6 +959,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("sqrt-at-zero", w.singular_slope, W_SAID_HALF),
                                     ("raw-targets", w.regression, W_PRINTED),
                                     ("raw-targets-said", w.regression, W_SAID_HALF),
+                                    ("target-size", w.regression, W_PRINTED),
                                     ("constant-feature", w.constant_feature, W_PRINTED),
                                     ("std-nan-printed", w.constant_feature, W_PRINTED),
                                     ("std-unguarded", w.constant_feature, W_SAID_HALF),

@@ -1,0 +1,136 @@
+"""Statistics a paste prints of its own tensors, read as the run's numbers: the targets' size (WR-360), an input
+batch's min and max printed nan (WR-310), the largest logit rising toward exp's limit (WR-020); and gradients cleared
+once after the batch loop (WR-260). Each reading was missed on a blind set (s246, s247) of reports its author wrote
+without seeing the code."""
+from __future__ import annotations
+
+import math
+
+from conftest import diagnosis, weighed_parts
+
+# A standardised-input Keras regression whose target is a temperature in kelvin: the epoch's mean hides the enormous
+# start (2871 after 2290 steps), so only the targets' printed size shows it
+KELVIN = """Target is the daily mean 2 m temperature. Inputs are standardised.
+model.compile(optimizer=keras.optimizers.SGD(learning_rate=1e-3, momentum=0.9), loss="mse")
+Epoch 1/100
+2290/2290 [==============================] - 6s 2ms/step - loss: 2871.5413 - val_loss: 96.2184
+Epoch 2/100
+2290/2290 [==============================] - 5s 2ms/step - loss: 418.7706 - val_loss: 6104.9307
+Epoch 3/100
+2290/2290 [==============================] - 5s 2ms/step - loss: 39127618.0000 - val_loss: 1556104331264.0000
+Epoch 4/100
+2290/2290 [==============================] - 5s 2ms/step - loss: nan - val_loss: nan
+print(y_train.min(), y_train.max(), y_train.mean()) -> 251.35 306.95 283.71
+"""
+
+
+def test_targets_printed_in_their_raw_units_name_the_unscaled_targets():
+    from trainwreck.target_scale import RAW_SIZE, target_size_printed
+
+    # the threshold is the enormous start's: a squared error of targets this size starts at ENORMOUS_START
+    assert RAW_SIZE ** 2 == 1e4
+    d = diagnosis(KELVIN)
+    assert [m.entry.id for m in d.matches][:2] == ["WR-360", "WR-220"]
+    assert d.matches[0].parts["target-size"] == 2.0
+    assert "targets of about 283.7 in size, so a squared error starts near their mean square, about 8.049e+04" \
+        in d.matches[0].evidence[0]
+    # the rate's climb counts half, and says why
+    assert any("printed targets are in their raw units" in a for a in d.matches[1].against)
+    # the size is the root of the mean square where a mean and a deviation are given: sqrt(412.3² + 803.6²)
+    said = target_size_printed("target stats on train: mean 412.3, std 803.6, p50 96, max 10800")
+    assert f"about {math.sqrt(412.3 ** 2 + 803.6 ** 2):.4g} in size" in said
+    # targets of unit scale, a prediction's statistics, an input's, or too few statistics to size them: no fact
+    for other in ("print(y.min(), y.max(), y.mean())\n0.0 1.0 0.42", "print(y_pred.mean(), y_pred.std())\n300 20",
+                  "x_train stats mean 300 std 10", "print(y.max())\n5000", "target stats: mean 12, std 5",
+                  "print(y_train.min(), y_train.max(), y_train.mean()) -> 251.35 306.95"):
+        assert target_size_printed(other) == "", other
+    # targets the words say were standardised, or a classifier: not the fact
+    assert "target-size" not in weighed_parts(KELVIN.replace("Inputs are standardised", "Targets are standardised"),
+                                              "WR-360")
+    assert "target-size" not in weighed_parts(KELVIN.replace('loss="mse"', 'loss="categorical_crossentropy"')
+                                              .replace("Target is the daily mean 2 m temperature.",
+                                                       "A softmax classifier."), "WR-360")
+
+
+def test_a_written_out_squared_error_shows_a_regression():
+    from trainwreck.run_kind import REGRESSION_SAID
+
+    for said in ("return jnp.mean((pred - batch['y']) ** 2)", "loss = torch.mean((outputs - y) ** 2)"):
+        assert REGRESSION_SAID.search(said), said
+    # (a variance's, not a prediction's error)
+    for other in ("var = jnp.mean((x - mu) ** 2)", "jnp.mean((pred - y))"):
+        assert not REGRESSION_SAID.search(other), other
+
+
+DLRM = "".join(f"it {39800 + 200 * i} | loss {v} | ne 0.84\n" for i, v in enumerate(
+    ["0.13121", "0.13096", "0.13133", "0.13089", "0.13117", "nan", "nan"]))
+
+
+def test_an_input_batch_printed_nan_names_the_bad_batch():
+    from trainwreck.data_values import input_stats_nonfinite
+
+    words = "I printed dense.min()/dense.max() for that batch and got nan/nan.\n"
+    d = diagnosis(words + DLRM)
+    assert d.matches[0].entry.id == "WR-310" and d.matches[0].parts["input-stats-nonfinite"] == 2.0
+    assert "(`dense.min()/dense.max()` gave nan/nan)" in d.matches[0].evidence[1]
+    assert input_stats_nonfinite("x.max() -> nan")
+    # denied, finite, or a tensor of the model's: no fact
+    for other in ("x.max() is not nan", "dense.min() gave 0.0", "the weights.max() gave nan", "logits.max() -> inf",
+                  "I never saw x.max() return nan"):
+        assert input_stats_nonfinite(other) == "", other
+
+
+def test_a_check_of_the_weights_is_no_check_of_the_data():
+    from trainwreck.data_checked import data_said_finite
+
+    assert data_said_finite("torch.isfinite on all dense params and all EBC weights is True") == ""
+    assert data_said_finite("torch.isfinite on every batch of the data is True")
+
+
+TWO_TOWER = ("logits = (u @ v.T) / 0.05\nexp = torch.exp(logits)\nloss = -torch.log(exp.diag() / exp.sum(dim=1)).mean()\n"
+             + "".join(f"step {s} loss {l} max_logit {m}\n" for s, l, m in [
+                 (2300, "3.4688", "78.87"), (2400, "3.4413", "81.20"), (2500, "3.4026", "86.52"), (2600, "nan", "nan"),
+                 (2700, "nan", "nan")]))
+
+
+def test_a_logit_column_on_pace_to_pass_exps_limit_before_the_nan_is_the_overflow():
+    d = diagnosis("fp32, no amp.\n" + TWO_TOWER)
+    assert d.matches[0].entry.id == "WR-020" and d.matches[0].parts["exp-overflow-printed"] == 2.0
+    assert ("`max_logit` beside the loss, rising: 81.2 at step 2400, 86.52 at step 2500, then non-finite with the loss "
+            "at step 2600 -- at that pace it passed 88.72") in d.matches[0].evidence[0]
+    # a pace that would not reach the limit by the next row (81.2, 82.0, then nan), or a column that is not the logits':
+    # no printed overflow
+    # (nor a mean logit's, which an exp(-x) may take: `real_logit`)
+    for other in (TWO_TOWER.replace("81.20", "85.70"), TWO_TOWER.replace("max_logit", "max_score"),
+                  TWO_TOWER.replace("max_logit", "real_logit")):
+        assert "exp-overflow-printed" not in weighed_parts("fp32, no amp.\n" + other, "WR-020"), other
+
+
+ACCUMULATING = """model = UNet().to(dev)
+opt = torch.optim.Adam(model.parameters(), lr=1e-4)
+for epoch in range(n_epochs):
+    for i, (x, y) in enumerate(train_dl):
+        pred = model(x)
+        loss = F.mse_loss(pred, y) / accum
+        loss.backward()
+        if (i + 1) % accum == 0:
+            opt.step()
+    opt.zero_grad()
+    validate(model, val_dl, epoch)
+""" + "".join(f"epoch 0 it {100 * i} loss {v}\n" for i, v in enumerate(
+    ["0.041", "0.009", "0.005", "0.007", "0.014", "0.033", "0.078", "0.160", "0.299", "0.724", "1.963", "4.402"]))
+
+
+def test_gradients_cleared_once_after_the_batch_loop_are_the_accumulating_entry():
+    from trainwreck.gradient_clearing import cleared_after
+
+    d = diagnosis(ACCUMULATING)
+    assert d.matches[0].entry.id == "WR-260" and d.matches[0].parts["cleared-outside"] > 0
+    assert "clears the gradients only after `for i, (x, y) in enumerate(train_dl):`" in d.matches[0].evidence[0]
+    # cleared inside the loop as well, or the clearing a statement of another loop: no fact
+    inside = ACCUMULATING.replace("            opt.step()\n", "            opt.step()\n            opt.zero_grad()\n")
+    assert cleared_after(inside) == ""
+    assert cleared_after(ACCUMULATING.replace("    opt.zero_grad()\n", "    for p in params:\n        p.zero_grad()\n")) == ""
+    # many indented lines after a loop and no clearing: one way to read each line, so this returns (eight spaces read
+    # as `[ \t]+` then the rest, eight ways a line, ran for 8**40 ways)
+    assert cleared_after("for x in y:\n" + "        a = 1\n" * 40 + "zzz\n" * 3 + "q\n") == ""
