@@ -134,3 +134,17 @@ def test_gradients_cleared_once_after_the_batch_loop_are_the_accumulating_entry(
     # many indented lines after a loop and no clearing: one way to read each line, so this returns (eight spaces read
     # as `[ \t]+` then the rest, eight ways a line, ran for 8**40 ways)
     assert cleared_after("for x in y:\n" + "        a = 1\n" * 40 + "zzz\n" * 3 + "q\n") == ""
+
+
+def test_a_restart_that_broke_elsewhere_with_a_new_shuffle_moved_the_place():
+    """(s246/11) "it went nan again but at 44,870 this time instead of 41,2xx (the reader shuffles with a new seed on
+    restart)": a "but" with no comma before it still starts a clause of its own, and "at N instead" needs no unit."""
+    from trainwreck.run_said import order_moved_it
+
+    said = ("I restarted from the 40k checkpoint and it went nan again but at 44,870 this time instead of 41,2xx "
+            "(the reader shuffles with a new seed on restart).")
+    assert order_moved_it(said) == "at 44,870 this time instead of 41,2xx (the reader shuffles with a new seed on restart)"
+    # the same place again, or a place that moved with no change of order: not the order's doing
+    for other in ("With shuffle on, it went nan again at step 500, the same step.", "I reshuffled and it broke at 820 again.",
+                  "It went nan again but at 44,870 this time instead of 41,200."):
+        assert order_moved_it(other) == "", other

@@ -585,7 +585,8 @@ def score_out_of_range(text: str) -> str:
 ORDER_CHANGED = lazy_regex.compile(r"\b(?:re-?)?shuffl\w*|\bdata\s+order\b|\border\s+of\s+the\s+(?:data|samples|examples|"
                                    r"batches|rows)\b", re.I)
 PLACE_MOVED = lazy_regex.compile(r"\b(?:a\s+)?(?:different|another|other)\s+(?:step|batch|epoch|iteration|iter|place|point|spot)\b|"
-                                 r"\bat\s+(?:step|batch|epoch|iteration|iter)\s+~?\d[\d,]*\s+instead\b|"
+                                 # ("at step 820 instead", "at 44,870 this time instead of 41,2xx")
+                                 r"\bat\s+(?:(?:step|batch|epoch|iteration|iter|it)\s+)?~?\d[\d,]*(?:\s+this\s+time)?\s+instead\b|"
                                  r"\b(?:moves?|moved|shifts?|shifted)\s+(?:it|the\s+\w+\s+)?(?:to|around|elsewhere|with)\b|\belsewhere\b|"
                                  # ("when it goes nan depends on the shuffling seed": the place is the order's doing)
                                  r"\b(?:when|where|which\s+(?:step|batch|epoch|iteration|iter))\b(?:(?!\b(?:not|never)\b|n't\b)[^.;\n]){0,40}?"
@@ -596,7 +597,8 @@ SAME_PLACE = lazy_regex.compile(r"\b(?:same|still|again)\b|\b(?:not|never|n't)\s
 
 # (each clause on its own: "the same step whatever learning rate I use, and a different step when I change the shuffle
 # seed" says the rate left it in place and the order moved it)
-CLAUSES = lazy_regex.compile(r",\s*(?=(?:and|but|while|whereas|yet)\b)|;")
+# (a "but" needs no comma before it: "it went nan again but at 44,870 this time")
+CLAUSES = lazy_regex.compile(r",\s*(?=(?:and|but|while|whereas|yet)\b)|;|\s(?=but\b)")
 
 
 def order_moved_it(text: str) -> str:
@@ -606,6 +608,6 @@ def order_moved_it(text: str) -> str:
             continue
         for clause in [sentence] + (CLAUSES.split(sentence) if SAME_PLACE.search(sentence) else []):
             if ORDER_CHANGED.search(clause) and PLACE_MOVED.search(clause) and not SAME_PLACE.search(clause):
-                said = " ".join(clause.split())
+                said = re.sub(r"(?i)^(?:and|but|while|whereas|yet)\s+", "", " ".join(clause.split()))
                 return said if len(said) <= 120 else said[:117] + "..."
     return ""
