@@ -25,7 +25,7 @@ print(y_train.min(), y_train.max(), y_train.mean()) -> 251.35 306.95 283.71
 
 
 def test_targets_printed_in_their_raw_units_name_the_unscaled_targets():
-    from trainwreck.target_scale import RAW_SIZE, target_size_printed
+    from trainwreck.printed_sizes import RAW_SIZE, target_size_printed
 
     # the threshold is the enormous start's: a squared error of targets this size starts at ENORMOUS_START
     assert RAW_SIZE ** 2 == 1e4
@@ -148,3 +148,48 @@ def test_a_restart_that_broke_elsewhere_with_a_new_shuffle_moved_the_place():
     for other in ("With shuffle on, it went nan again at step 500, the same step.", "I reshuffled and it broke at 820 again.",
                   "It went nan again but at 44,870 this time instead of 41,200."):
         assert order_moved_it(other) == "", other
+
+
+def test_one_class_for_everything_said_without_its_verb():
+    """(s250/01) "Confusion matrix shows everything predicted as idle": a note leaves out the "is"."""
+    from trainwreck.frozen_said import one_output_said
+
+    assert one_output_said("Confusion matrix shows everything predicted as idle.") == "everything predicted as idle"
+    assert one_output_said("all the images classified as cat.") == "all the images classified as cat"
+    # a task's classes, or what was expected: not one output
+    for other in ("all samples predicted as positive or negative.", "every image predicted as expected."):
+        assert one_output_said(other) == "", other
+
+
+SPECTROGRAMS = """Accuracy stuck at 11% from epoch 2 on.
+    layers.Dense(10, activation="softmax"),
+model.compile(optimizer=keras.optimizers.Adam(1e-3), loss="sparse_categorical_crossentropy", metrics=["accuracy"])
+>>> X_train.shape, X_train.dtype, X_train.min(), X_train.max()
+((6985, 128, 173, 1), dtype('float32'), 0.0, 8934.207)
+""" + "".join(f"Epoch {i + 1}/50\n219/219 [==============================] - 18s 82ms/step - loss: {v} - accuracy: {a}\n"
+              for i, (v, a) in enumerate([("61.8327", "0.1041"), ("2.2703", "0.1107"), ("2.2619", "0.1124"),
+                                          ("2.2597", "0.1130"), ("2.2591", "0.1137"), ("2.2588", "0.1140")]))
+
+
+def test_an_input_range_printed_in_raw_units_names_the_unnormalised_inputs():
+    """(s251/09) An interpreter's tuple: each expression's value read beside it, NumPy 2's `np.float32(...)` too."""
+    from trainwreck.printed_sizes import input_range_printed
+
+    d = diagnosis(SPECTROGRAMS)
+    assert d.matches[0].entry.id == "WR-330" and d.matches[0].parts["input-range"] == 2.0
+    assert any("values up to 8934 in size" in e for e in d.matches[0].evidence)
+    assert "up to 8934 in size" in input_range_printed(SPECTROGRAMS.replace("8934.207)", "np.float32(8934.207))"))
+    assert "up to 1200 in size" in input_range_printed("print(X.min(), X.max())  # -1200.0 3.5")
+    # inputs of unit scale, a tuple whose values do not line up with its expressions, a target's range, or inputs the
+    # paste scales: no fact
+    for other in (SPECTROGRAMS.replace("8934.207", "1.0"), SPECTROGRAMS.replace("0.0, 8934.207)", "8934.207)"),
+                  "print(y.min(), y.max())\n0 5000"):
+        assert input_range_printed(other) == "", other
+    assert "input-range" not in weighed_parts(SPECTROGRAMS + "X_train = X_train / X_train.max()\n", "WR-330")
+
+
+def test_the_same_output_vector_for_every_input_is_one_output():
+    from trainwreck.frozen_said import one_output_said
+
+    said = "model.predict on the val set gives the same probability vector for every clip."
+    assert one_output_said(said) == "same probability vector for every clip"

@@ -81,7 +81,7 @@ SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one
               "first-layers", "activations-grow", "feature-scales", "nll-of-probabilities", "ctc-not-log-probabilities", "sigmoid-twice-printed",
               "clip-unengaged",
               "adaptive-rate-high", "std-unguarded", "std-nan-printed", "one-output", "weights-frozen", "rounded-away", "start-high", "accuracy-rose-said",
-              "early-jump", "no-warmup", "loop-unscaled", "update-discarded", "raw-targets-said", "target-size", "input-stats-nonfinite", "classes-counted", "classes-short", "labels-past-outputs", "labels-past-classes",
+              "early-jump", "no-warmup", "loop-unscaled", "update-discarded", "raw-targets-said", "target-size", "input-stats-nonfinite", "input-range", "classes-counted", "classes-short", "labels-past-outputs", "labels-past-classes",
               "masked-row-every-batch", "untrained-output-enormous", "width-no-effect", "inverse-unguarded",
               "dead-units", "units-alike", "item-std-unguarded", "norm-unguarded", "faster-start",
               "froze-after-jumps")
@@ -91,7 +91,7 @@ PRINTED_PROOF = tuple(fact for fact in SAID_FACTS if fact.endswith("-printed")) 
 # ... of which these show or say a cause, one entry's (no warmup, raw inputs, weights set to zero, gradients never
 # cleared), where the others are symptoms several entries share (dead units, one output for every input): a curve's
 # shape alone names no entry beside a runner-up that holds one (_decide)
-CAUSES_SHOWN = ("no-warmup", "unscaled-inputs", "unscaled-targets", "raw-pixels", "raw-targets", "raw-targets-said", "target-size", "input-stats-nonfinite",
+CAUSES_SHOWN = ("no-warmup", "unscaled-inputs", "unscaled-targets", "raw-pixels", "raw-targets", "raw-targets-said", "target-size", "input-stats-nonfinite", "input-range",
                 "zero-init", "large-init", "never-cleared", "accumulated-undivided", "cleared-outside", "pairing",
                 "minus-one-labels", "mask-255", "mask-scaled", "labels-past-outputs", "labels-past-classes",
                 "clip-after-step", "clip-unengaged", "adaptive-rate-high", "constant-feature", "feature-scales")

@@ -39,7 +39,9 @@ _SHAPE = r"(?:shapes?|sizes?|resolutions?|dimensions?|dims?|lengths?|dtypes?|for
 ONE_OUTPUT = lazy_regex.compile(
     # "the same probability for every customer", "the same prediction for all the images"
     # (a word may name what they are of: "exactly the same action probabilities in every situation")
-    r"\bsame (?:[\w-]+ )?" + _OUTPUTS + r" (?:for|on|to|across|in) " + _EVERY + r" " + _INPUTS + r"\b"
+    # (and a word after it: "the same probability vector for every clip")
+    r"\bsame (?:[\w-]+ )?" + _OUTPUTS + r"(?: (?:vectors?|distributions?|values?|rows?|maps?))? (?:for|on|to|across|in) "
+    + _EVERY + r" " + _INPUTS + r"\b"
     # "the output is 0.2649 for every single row", "predicts 0.5 for all inputs"
     # (a value said of the model's output or its call: not "df.isna().sum() is 0 for every column")
     r"|(?:\b(?:gives?|outputs?|returns?|predicts?)|(?:\b" + _OUTPUT_SUBJECT + r"|\b(?:\w+\.){0,3}(?:model|predict|forward|net)\w*\([^()\n]{0,30}\)\)?)\s+(?:is|are|was|were))"
@@ -80,7 +82,8 @@ ONE_OUTPUT = lazy_regex.compile(
     # ("every single row is predicted "stable"": the class quoted, with no "as")
     r"|\b(?:(?:every|each|all)(?: single)?(?: (?:of )?(?:the|my|our))?(?: (?!" + _OUTPUTS + r"\b)" + _INPUTS + r"){1,2}?|everything) "
     # (one class after "as", where the clause ends: not "as positive or negative", a task's, nor "as expected")
-    r"(?:now )?(?:comes? out as|(?:is|are|gets?|get) (?:classified|predicted)(?: as|(?=\s+['\"])))\s+(?!(?:one|any|either|expected|"
+    # (the verb may be left out, as a note writes it: "the confusion matrix shows everything predicted as idle")
+    r"(?:now )?(?:comes? out as|(?:(?:is|are|gets?|get) )?(?:classified|predicted)(?: as|(?=\s+['\"])))\s+(?!(?:one|any|either|expected|"
     r"correct|their|the correct|the right|belonging)\b)['\"]?(?:class\s+)?[\w'-]+(?:\s+[\w'-]+)?['\"]?"
     r"(?=\s*(?:[.;,!?\n)]|now\b|$))(?!\s*,\s*[\w'-]+(?:\s*,\s*[\w'-]+){0,8},?\s+(?:or|and)\b)"
     # "predict() returns the same band gap for every compound", "the actor outputs exactly the same joint velocities

@@ -25,7 +25,7 @@ from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_25
                           MERGED, MINUS_ONE_HANDLED, MINUS_ONE_LABELS, NOT_INPUT_NAME, TORCHVISION_IO, dataset_data,
                           image_tensor_unscaled, keras_directory_unscaled, mask_own_divider, mask_to_tensor, raw_units_read,
                           table_read_missing_unhandled,
-                          read_and_made_float, input_stats_nonfinite)
+                          read_and_made_float, input_stats_nonfinite, SCALING_SAID)
 from .exp_limits import exp_overflow
 from .frozen_said import (dead_units_said, froze_after_jumps_said, one_output_untrained, units_alike_said, weights_frozen_said,
                           width_changes_nothing_said)
@@ -52,7 +52,7 @@ from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_b
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
 from .sentences import denied_before, sentences_only, told
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
-from .target_scale import target_size_printed
+from .printed_sizes import input_range_printed, target_size_printed
 from .start_loss import early_jump_seen, regression_start_said, start_high
 from .thesaurus import tokens
 from .timing_words import timing_of
@@ -516,6 +516,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             out["raw-pixels"] = (f"the report says it reads its inputs with {read[0]}, which gives the values as the "
                                  f"file stores them ({read[1]}), and says nothing of scaling them: inputs of that size, "
                                  "fed as they are")
+        # (or an input's range printed, hundreds or more, in a paste that says nothing of scaling anything)
+        elif "inputs" not in scaled["scaled"] and not SCALING_SAID.search(ev.prose) \
+                and (printed_range := input_range_printed(ev.prose)):
+            out["input-range"] = printed_range
     # (a model that gives back pictures learns to output the pixels it reads: raw pixels make its squared error
     # enormous by themselves, the inputs' scale -- one cause, and dividing the inputs by 255 scales its targets too)
     if "raw-pixels" in out and IMAGE_TO_IMAGE.search(ev.prose) and not OTHER_TARGET.search(ev.prose):

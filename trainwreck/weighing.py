@@ -946,6 +946,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("one-class-iou", w.one_class_iou, W_SAID_HALF),
                                     ("mask-scaled", w.mask_scaled, W_SAID_HALF),
                                     ("raw-pixels", w.raw_pixels, W_SAID_HALF),
+                                    ("input-range", w.raw_pixels, W_PRINTED),
                                     ("exp-overflow", w.exp_overflow, W_SAID_HALF),
                                     ("exp-overflow-printed", w.exp_overflow, W_PRINTED),
                                     ("masked-inf", w.masked_softmax, W_SAID_HALF),

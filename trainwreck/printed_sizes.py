@@ -1,0 +1,147 @@
+"""What a paste prints of its targets' and its inputs' size: an array's min, max, mean or std as the run printed them.
+
+Three forms are read, each naming the array:
+- a print of calls and what it printed: `print(y.min(), y.max(), y.mean())` -> `251.35 306.95 283.71`, after an
+  arrow or a comment on its line, or alone on the next;
+- an interpreter's line and its tuple: `>>> X.shape, X.dtype, X.min(), X.max()` over
+  `((6985, 128, 173, 1), dtype('float32'), 0.0, 8934.207)`;
+- a line of statistics: "target stats on train: mean 412.3, std 803.6".
+
+Targets (target_size_printed): a fresh network's outputs are of order 1 whatever the targets are, so a squared error
+starts at about the targets' mean square, mean² + std² (WR-360's Why). Targets whose typical size is RAW_SIZE or more
+make that start ENORMOUS_START or more -- the line the enormous first loss draws, read from the targets instead of from
+a first loss that an epoch's mean (Keras's bar averages the steps of its epoch) has already pulled down.
+
+Inputs (input_range_printed): an input whose largest size is RAW_SIZE or more, fed as printed, makes the first layer's
+pre-activations about that many times a unit-scale input's (WR-330's Why).
+"""
+from __future__ import annotations
+
+import math
+import re
+
+from .brackets import arguments
+from .curve_shape import ENORMOUS_START, fmt
+from . import lazy_regex
+
+RAW_SIZE = math.sqrt(ENORMOUS_START)
+
+# A name a paste gives its targets: y, y_train, Y_val, ytr, targets, train_targets, labels (a regression's run only: the
+# caller asks this of a regression) -- not predictions (y_pred, y_hat).
+TARGET_NAME = (r"(?:[yY](?:_?(?:train|tr|val|valid|test|all|true|data))?|[A-Za-z_]{0,12}targets?(?:_[A-Za-z]{1,8})?|"
+               r"labels?(?:_[A-Za-z]{1,8})?)")
+# ... and its inputs: X, X_train, x_val, inputs, features, images, data
+INPUT_NAME = r"(?:[xX](?:_?(?:train|tr|val|valid|test|all|data))?|inputs?|features?|feats|images?|imgs|data)"
+STAT = r"(?:min|max|mean|std|median)"
+NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_CALL = (r"(?:(?P<n{i}>{name})\.(?P<s{i}>" + STAT + r")\(\)(?:\.item\(\))?|"
+         r"(?:np|numpy|jnp|torch)\.(?P<f{i}>" + STAT + r")\((?P<m{i}>{name})\))")
+
+
+def _call(name: str, i: str) -> str:
+    return _CALL.replace("{i}", i).replace("{name}", name)
+
+
+def _printed_calls_pattern(name: str) -> lazy_regex.LazyPattern:
+    return lazy_regex.compile(
+        r"(?m)print\(\s*" + _call(name, "0") + r"(?:\s*,\s*" + _call(name, "1").replace("?P<", "?P<x") + r"){0,4}\s*\)"
+        r"[ \t]*(?:(?:->|=>|→|#|:)[ \t]*(?P<same>[^\n]*)|\n[ \t]*(?:>>>[ \t]*)?(?P<next>[^\n]*))")
+
+
+_PRINTED = {"targets": _printed_calls_pattern(TARGET_NAME), "inputs": _printed_calls_pattern(INPUT_NAME)}
+_ONE_CALL = {"targets": lazy_regex.compile(_call(TARGET_NAME, "0")), "inputs": lazy_regex.compile(_call(INPUT_NAME, "0"))}
+# An interpreter's line of several expressions, and the tuple it printed under it
+REPL = lazy_regex.compile(r"(?m)^[ \t]*(?:>>>|In \[\d+\]:)[ \t]*(?P<expr>[^\n]{1,200}?)[ \t]*\n[ \t]*(?:Out\[\d+\]:[ \t]*)?"
+                          r"(?P<out>\([^\n]{1,300}\))[ \t]*$")
+# "target stats on train: mean 412.3, std 803.6, max 10800", "y_train: min=251.3 max=306.9 mean=283.7": a line that
+# names the targets, then its statistics, each a key and its number
+STATS_LINE = lazy_regex.compile(r"(?im)^[^\n]{0,40}?\b(?:" + TARGET_NAME + r"|target\s+(?:values?|variable|column))\b"
+                                r"(?P<rest>[^\n]{0,40}?\b" + STAT + r"\b[^\n]{0,160})$")
+KEYED = lazy_regex.compile(r"\b(?P<key>" + STAT + r"|avg|average|stdev|sd)\b\s*(?:[:=]\s*)?(?P<value>" + NUMBER + r")(?![\w.])", re.I)
+_NUMBERS = lazy_regex.compile(r"(?<![\w.])" + NUMBER + r"(?![\w.])")
+# (NumPy 2 prints a scalar as its type around it: np.float32(8934.207))
+_SCALAR = lazy_regex.compile(r"^\s*(?:(?:np|numpy)\.\w+\()?\s*(" + NUMBER + r")\s*\)?\s*$")
+_ALIAS = {"avg": "mean", "average": "mean", "stdev": "std", "sd": "std"}
+
+
+def _printed_calls(prose: str, kind: str) -> tuple[dict[str, float], str] | None:
+    for m in _PRINTED[kind].finditer(prose):
+        asked = list(_ONE_CALL[kind].finditer(m.group(0).split("\n")[0]))
+        names = {c.group("n0") or c.group("m0") for c in asked}
+        stats = [c.group("s0") or c.group("f0") for c in asked]
+        printed = _NUMBERS.findall(m.group("same") if m.group("same") is not None else m.group("next") or "")
+        # (one name, each statistic once, and exactly as many numbers printed as asked for)
+        if len(names) == 1 and len(set(stats)) == len(stats) and len(printed) == len(stats):
+            return dict(zip(stats, map(float, printed))), " ".join(m.group(0).split())
+    return None
+
+
+def _repl_tuple(prose: str, kind: str) -> tuple[dict[str, float], str] | None:
+    for m in REPL.finditer(prose):
+        exprs = arguments("(" + m.group("expr") + ")", 0)
+        values = arguments(m.group("out"), 0)
+        if not exprs or not values or len(exprs) != len(values):
+            continue
+        stats: dict[str, float] = {}
+        names = set()
+        for expr, value in zip(exprs, values):
+            call = _ONE_CALL[kind].fullmatch(expr.strip())
+            number = _SCALAR.match(value)
+            if call and number:
+                names.add(call.group("n0") or call.group("m0"))
+                stats.setdefault(call.group("s0") or call.group("f0"), float(number.group(1)))
+        if len(names) == 1 and stats:
+            return stats, " ".join(m.group("expr").split()) + " -> " + " ".join(m.group("out").split())
+    return None
+
+
+def _stats_line(prose: str) -> tuple[dict[str, float], str] | None:
+    for m in STATS_LINE.finditer(prose):
+        stats: dict[str, float] = {}
+        for k in KEYED.finditer(m.group("rest")):
+            key = k.group("key").lower()
+            stats.setdefault(_ALIAS.get(key, key), float(k.group("value")))
+        if _typical(stats):
+            return stats, " ".join(m.group(0).split())
+    return None
+
+
+def _typical(stats: dict[str, float]) -> float:
+    """An array's typical size: the root of its mean square where the mean and the deviation are printed, else the
+    mean's (or the median's) size, else the middle of the sizes of the smallest and the largest."""
+    if "mean" in stats:
+        return math.sqrt(stats["mean"] ** 2 + stats.get("std", 0.0) ** 2)
+    if "median" in stats:
+        return abs(stats["median"])
+    if "min" in stats and "max" in stats:
+        return (abs(stats["min"]) + abs(stats["max"])) / 2
+    return 0.0
+
+
+def target_size_printed(prose: str) -> str:
+    """The fact, when the paste prints its targets' statistics and their typical size is RAW_SIZE or more, else ""."""
+    found = _printed_calls(prose, "targets") or _repl_tuple(prose, "targets") or _stats_line(prose)
+    if found is None:
+        return ""
+    stats, quoted = found
+    size = _typical(stats)
+    if not (math.isfinite(size) and size >= RAW_SIZE):
+        return ""
+    return (f"the paste prints its targets' statistics (\"{quoted[:120]}\"): targets of about {fmt(size)} in size, "
+            f"so a squared error starts near their mean square, about {fmt(size ** 2)}, while the outputs are still "
+            "of order 1 -- targets in their raw units")
+
+
+def input_range_printed(prose: str) -> str:
+    """The fact, when the paste prints an input's largest (or smallest) value and its size is RAW_SIZE or more, else
+    ""."""
+    found = _printed_calls(prose, "inputs") or _repl_tuple(prose, "inputs")
+    if found is None:
+        return ""
+    stats, quoted = found
+    largest = max((abs(stats[k]) for k in ("min", "max") if k in stats), default=0.0)
+    if not (math.isfinite(largest) and largest >= RAW_SIZE):
+        return ""
+    return (f"the paste prints its inputs' range (\"{quoted[:120]}\"): values up to {fmt(largest)} in size, fed as "
+            "printed, make the first layer's sums about that many times a standardised input's -- inputs in their raw "
+            "units")
