@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, assert_entry_says
+from conftest import ROOT, assert_entry_says, entry_prose
 from trainwreck.catalog import load
 
 ENABLED = os.environ.get("TRAINWRECK_FRAMEWORK_TESTS") == "1"
@@ -63,6 +63,22 @@ with warnings.catch_warnings():
             loss.backward()
         except RuntimeError as exc:
             out["anomaly_softmax"] = str(exc).splitlines()[0]
+# ... and an overflow inside the model: a hand-written attention's exp makes the logits nan in the forward pass, and
+# the loss's own backward node is the first to meet it
+for name, loss_of in [("bce", lambda z: F.binary_cross_entropy_with_logits(z, torch.ones_like(z))),
+                      ("ce", lambda z: F.cross_entropy(torch.cat([z, torch.zeros_like(z)], 1), torch.tensor([0])))]:
+    scores = torch.tensor([[[50.0, 10.0, 0.0]]], requires_grad=True)
+    values = torch.tensor([[[1.0, 2.0, 3.0]]], requires_grad=True)
+    w = torch.exp(scores / 0.5)
+    logit = torch.sum(w / w.sum(dim=-1, keepdim=True) * values, dim=2)
+    out[f"attention_{name}_logit_nan"] = bool(torch.isnan(logit).all())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with torch.autograd.set_detect_anomaly(True):
+            try:
+                loss_of(logit).backward()
+            except RuntimeError as exc:
+                out[f"anomaly_attention_{name}"] = str(exc).splitlines()[0]
 zz, one = torch.tensor([-1000.0]), torch.ones(1)
 out["bce_clamped"] = F.binary_cross_entropy(torch.sigmoid(zz), one).item()
 out["bce_logits"] = F.binary_cross_entropy_with_logits(zz, one).item()
@@ -131,6 +147,19 @@ def test_pytorch_overflow_is_silent_and_anomaly_mode_names_the_node(torch_run):
     assert torch_run["exp89"] == float("inf")                  # float32 by default
     assert torch_run["anomaly_softmax"] == "Function 'LogBackward0' returned nan values in its 0th output."
     declared("WR-020", torch_run["anomaly_softmax"])
+
+
+def test_pytorch_overflow_inside_the_model_stops_at_the_losss_node(torch_run):
+    """WR-020's PyTorch section: an exp that overflows in a hand-written attention makes the logits nan in the forward
+    pass, so anomaly mode names the loss's node, BCEWithLogits's as WR-020 declares it (a further instance beside
+    WR-310's and WR-070's own example) and LogSoftmax's under cross_entropy."""
+    assert torch_run["attention_bce_logit_nan"] and torch_run["attention_ce_logit_nan"]
+    assert torch_run["anomaly_attention_bce"] == \
+        "Function 'BinaryCrossEntropyWithLogitsBackward0' returned nan values in its 0th output."
+    (message,) = [m for m in CATALOG.entries["WR-020"].messages if m.origin == "pytorch"]
+    assert list(message.also) == [torch_run["anomaly_attention_bce"]]
+    assert torch_run["anomaly_attention_ce"] == "Function 'LogSoftmaxBackward0' returned nan values in its 0th output."
+    assert "`LogSoftmaxBackward0` under F.cross_entropy" in entry_prose("WR-020")
 
 
 SOFTMAX = [0.66524096, 0.24472847, 0.09003057]          # of [1000, 999, 998]

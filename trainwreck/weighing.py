@@ -372,9 +372,13 @@ def _message_weight(text: str, seen, entry: Entry, w: Weigher, weights: Weights,
     # (an op one of the further instances an entry's page shows: that entry counts twice, as for its own message; the
     # op is no other's to rule out, since a nan already in the forward pass meets the backward first at whichever op
     # uses it -- a division by a nan parameter stops in DivBackward0 as the where-guarded 0/0 does)
-    faced = [i for i, ops in w.faces.get(text, {}).items() if found in ops] if found and not same else []
+    faced = [i for i, ops in w.faces.get(text, {}).items() if found in ops] if found else []
     if same:
-        share = (1.0 if entry.id in same else 0.0) / len(same)
+        # (and an entry whose page shows the op as a further instance owns it beside them: the loss's own backward node,
+        # which a nan made anywhere in the forward pass meets first -- WR-020's overflow inside the model as much as
+        # WR-310's nan in the data)
+        owners = same + [i for i in faced if i not in same]
+        share = (1.0 if entry.id in owners else 0.0) / len(owners)
     elif faced:
         share = (2.0 if entry.id in faced else 1.0) / (len(declarers) + len(faced))
     else:     # the entry whose own (first) message it is counts twice: the others print it as a consequence
@@ -831,7 +835,11 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             why = f": {WHY}" if _apex_zero(text, (count, line, example, _origin)) else ""
             if text in w.faces and (op := op_named(text, example)) in w.faces[text].get(entry.id, ()) \
                     and op != w.ops.get(text, {}).get(entry.id):
-                why = f": this entry's page shows its failure making the nan in {op}, so it counts twice here"
+                # (beside entries whose own example names the op, it shares it with them evenly: _message_weight)
+                shared = any(o == op for i, o in w.ops.get(text, {}).items() if i != entry.id)
+                why = (f": this entry's page shows its failure making the nan in {op}"
+                       + (", which it shares with the entries whose own example names it" if shared else
+                          ", so it counts twice here"))
             evidence.append(f'message "{example}" (line {line}' + (f", {count} times)" if count > 1 else ")") + why)
     missing = _missing_messages([m for m in w.weighed[entry.id] if not m.opt_in], c.hits[entry.id], ev)
     # (NumPy's overflow in another op than the entry's is the same story, values grown past float's range: a loss that
