@@ -193,3 +193,47 @@ def test_the_same_output_vector_for_every_input_is_one_output():
 
     said = "model.predict on the val set gives the same probability vector for every clip."
     assert one_output_said(said) == "same probability vector for every clip"
+
+
+def test_targets_scaled_alone_leave_the_inputs_raw():
+    """(s255/05) A scaler fit on the targets only, and the inputs handed to fit as cut from the raw array."""
+    from trainwreck.input_scaling import targets_alone_scaled
+
+    code = ("raw = np.load('data.npz')['data'][..., 0].astype('float32')\nX, y = make_windows(raw)\n"
+            "y_scaler = MinMaxScaler()\ny_tr = y_scaler.fit_transform(y[:n_tr])\n"
+            "model.compile(optimizer=keras.optimizers.Adam(1e-3), loss='mse')\n"
+            "model.fit(X_tr, y_tr, validation_data=(X_va, y_va), epochs=50)\n")
+    assert targets_alone_scaled(code) == ("`y_tr = y_scaler.fit_transform(y[:n_tr])` scales the targets; "
+                                          "`.fit(X_tr, ...)` is handed the inputs unscaled")
+    words = "The prediction is a straight horizontal line, no daily pattern at all.\n"
+    d = diagnosis(words + code)
+    assert d.matches[0].entry.id == "WR-330" and d.matches[0].parts["unscaled-inputs"] > 0
+    # the inputs scaled too, in any of the ways code writes it: no fact
+    for scaled in ("X_tr = x_scaler.fit_transform(X_tr)\n", "X_tr = (X_tr - mu) / sd\n", "X_tr /= 1000.0\n",
+                   "norm = keras.layers.Normalization()\n"):
+        assert targets_alone_scaled(scaled + code) == "", scaled
+
+
+def test_a_forecast_said_to_be_a_flat_line_is_one_output():
+    from trainwreck.frozen_said import one_output_said
+
+    assert one_output_said("The prediction is a straight horizontal line.") == "prediction is a straight horizontal line"
+    assert one_output_said("It only predicts a flat line.") == "predicts a flat line"
+    # a straight line alone is a linear fit's, and a flat line denied is none
+    for other in ("The prediction is a straight line through the points.", "The predictions are not a flat line now."):
+        assert one_output_said(other) == "", other
+
+
+def test_an_exp_of_minus_a_distance_cannot_overflow():
+    """(s255/09) A kernel of distances, `jnp.exp(-dist / self.tau)` after `dist = jnp.sqrt(...)`: at most exp(0) = 1,
+    so no overflow -- the square root at a zero distance is the suspect."""
+    from trainwreck.breaking_constructs import breaking_construct
+
+    code = ("        diff = e[:, None, :] - e[None, :, :]\n        dist = jnp.sqrt(jnp.sum(diff ** 2, axis=-1))\n"
+            "        adj = jnp.exp(-dist / self.tau)\n        return adj / adj.sum(axis=-1, keepdims=True)\n")
+    found = breaking_construct(code)
+    assert "exp-unshifted" not in found and "sqrt-at-zero" in found
+    # minus a score the code does not make nonnegative, or the distance itself: the exp's input is unbounded above
+    for other in (code.replace("dist = jnp.sqrt(jnp.sum(diff ** 2, axis=-1))", "dist = e @ e.T"),
+                  code.replace("jnp.exp(-dist / self.tau)", "jnp.exp(dist / self.tau)")):
+        assert "exp-unshifted" in breaking_construct(other), other

@@ -670,6 +670,23 @@ SHIFTED_CALL = lazy_regex.compile(r"(?<![\w.])max\(|\.max\(|\.amax\(|logsumexp|l
 _LIBRARY_CALLED = lazy_regex.compile(r"(?:" + _LIBRARY_NAMES + r")\.")
 
 
+# Minus a quantity the code makes nonnegative -- a distance, a norm, a square (`jnp.exp(-dist / self.tau)` after
+# `dist = jnp.sqrt(...)`) -- over a temperature or times a scale: at most 0, so that exp is at most 1 and cannot overflow
+# (a kernel of distances, not a softmax of scores)
+NEGATED_NAME = lazy_regex.compile(r"\s*-\s*\(?\s*(?P<name>[A-Za-z_]\w{0,30})\s*\)?\s*(?:[/*]\s*[\w.]{1,30}\s*)?$")
+NONNEGATIVE = r"(?:\b(?:\w+\.)?(?:sqrt|norm|abs|cdist|pdist|square)\w*\(|\*\*\s*2\b|\.pow\(\s*2\s*\))"
+
+
+def _minus_a_nonnegative(arg: str, before: str) -> bool:
+    """Is the exp's input minus a name that the code before it assigns from a square root, a norm, an absolute value or
+    a square (NONNEGATIVE)?"""
+    negated = NEGATED_NAME.match(arg)
+    if not negated:
+        return False
+    assigned = list(re.finditer(r"(?m)^[ \t]*" + re.escape(negated.group("name")) + r"\s*=(?!=)([^\n]{0,200})", before))
+    return bool(assigned) and re.search(NONNEGATIVE, assigned[-1].group(1)) is not None
+
+
 def _exp_in_a_ratio(code: str) -> re.Match | None:
     """The first exp call of the code (see EXP_OF) whose result a sum of exps divides or a log takes, its input
     unshifted.
@@ -683,6 +700,8 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
             continue        # (a scale from its log, dividing: `(y - mu) / jnp.exp(log_sigma)` sums no exps)
         if method and (re.search(r"(?:logp|log_prob|logprob)$", arg) or any(
                 EXP_BOUNDED_INPUT.search(rhs) for rhs in _assignments(arg, code[:m.start()]))):
+            continue
+        if _minus_a_nonnegative(arg, code[:m.start()]):
             continue
         if SHIFTED.search(arg) or ((name := NAME_ARG.match(arg.strip())) and re.search(
                 r"(?<![\w.])" + re.escape(name.group("name")) + r"\s*=(?!=)[^\n]{0,160}?(?:max|logsumexp)",

@@ -115,6 +115,11 @@ ONE_OUTPUT = lazy_regex.compile(
     r"(?!\s*(?:,\s*)?(?:and|or)\s+['\"])(?![^.;\n]{0,20}?\bcorrectly\b)"
     # "it predicts class 3 for every image"
     r"|\b(?:predicts?|outputs?|returns?|picks?) (?:class|label) \d+ (?:for|on) " + _EVERY + r" " + _INPUTS + r"\b"
+    # "the prediction is a straight horizontal line", "only predicts a flat line": a forecast that is one value whatever
+    # its input (flat, horizontal or constant: a straight line alone may be a linear model's fit)
+    r"|\b(?:predictions?|predicted\s+values?|forecasts?)\s+(?:is|are|was|were)\s+(?:just\s+|only\s+|always\s+)?(?:a\s+)?"
+    r"(?:straight\s+)?(?:flat|horizontal|constant)\s+(?:horizontal\s+)?line\b"
+    r"|\bpredicts?\s+(?:just\s+|only\s+|always\s+)?a\s+(?:straight\s+)?(?:flat|horizontal|constant)\s+(?:horizontal\s+)?line\b"
     # "every reconstruction is identical", "all predictions are exactly the same"
     r"|\b" + _EVERY + r" " + _OUTPUTS + r" (?:is|are|looks?|comes? out)\s+(?:exactly |basically |just |all |always )?"
     r"(?:identical|the same)\b(?! as\b)"

@@ -278,12 +278,40 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
         out["unscaled"].setdefault("inputs", units)
     if "inputs" not in out["unscaled"] and (raw := money_columns_fed(prose)):
         out["unscaled"]["inputs"] = out["code"]["inputs"] = raw
+    if "inputs" not in out["unscaled"] and "inputs" not in out["scaled"] and (alone := targets_alone_scaled(prose)):
+        out["unscaled"]["inputs"] = out["code"]["inputs"] = alone
     for kind in list(out["scaled"]):             # said both ways: the words do not decide
         if kind in out["unscaled"]:
             del out["scaled"][kind], out["unscaled"][kind]
             out["printed"].pop(kind, None)
             out["code"].pop(kind, None)
     return out
+
+
+# Code that scales the targets with a scaler (`y_tr = y_scaler.fit_transform(y[:n_tr])`) and hands the network inputs
+# that nothing in the paste scales (`model.fit(X_tr, y_tr, ...)`, X_tr cut from the raw array): the scaling done for one
+# side only. Not where anything scales an input: a scaler or a transform handed one, a standardisation or a division
+# written out, a normalisation layer.
+FIT_INPUTS = lazy_regex.compile(r"\.fit\(\s*(?P<x>[A-Za-z_]\w{0,20})\s*,")
+INPUT_SCALED_ANYHOW = lazy_regex.compile(r"(?i)(?:\.(?:fit_)?transform|\bscale|\bnormali[sz]e|\bstandardi[sz]e|scaler\w*\.fit)\(\s*"
+                                         r"(?:x|inputs?|features?|data)"
+                                         r"\w*\b|\b(?:x|inputs?|features?)\w*\s*(?:/=?|-=?)\s*[\w(]|Normalization\(|BatchNorm|"
+                                         r"\b(?:x|inputs?|features?)\w*\s*=\s*\(\s*(?:x|inputs?|features?)\w*\s*-")
+
+
+def targets_alone_scaled(prose: str) -> str:
+    """The line that scales the targets in the pasted code, where the inputs the code fits the network on are scaled
+    nowhere in it (see FIT_INPUTS); or ""."""
+    targets = next((m for m in SCALED_IN_CODE.finditer(prose)
+                    if SCALED_TARGETS.fullmatch(m.group("name")) or SCALED_TARGETS.fullmatch(m.group("name").split("_")[0])),
+                   None)
+    fitted = FIT_INPUTS.search(prose)
+    if not targets or not fitted or not SCALED_INPUTS.fullmatch(fitted.group("x").split("_")[0]) \
+            or INPUT_SCALED_ANYHOW.search(prose) or any(
+                SCALED_INPUTS.fullmatch(m.group("name").split("_")[0]) for m in SCALED_IN_CODE.finditer(prose)):
+        return ""
+    line = " ".join(prose[targets.start():prose.find("\n", targets.end()) % (len(prose) + 1)].split())
+    return f"`{line[:80]}` scales the targets; `.fit({fitted.group('x')}, ...)` is handed the inputs unscaled"
 
 
 # A network's inputs taken from a table's columns as they are, where a column is an amount of money (an income, a

@@ -399,8 +399,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             "nan as surely")
     if went_wrong and (one := one_output_untrained(ev.prose)):
         out["one-output"] = (f"the report says the model gives one output for every input (\"{one}\"): a network whose "
-                             "hidden units are all dead, or whose weights all start at zero, passes nothing of its "
-                             "input on, and its output is one constant, the one that scores best over the data (a "
+                             "hidden units are all dead or saturated (raw inputs flatten them), or whose weights all "
+                             "start at zero, passes nothing of its input on, and its output is one constant, the one that scores best over the data (a "
                              "classifier's base rate, a regression's mean target)")
     elif frozen_accuracy:
         out["one-output"] = (f"{frozen_accuracy}: the count of correct predictions never moved, the face of one "
