@@ -217,6 +217,9 @@ def test_a_loss_in_nats_beside_a_papers_figure_in_bits_is_a_difference_of_units(
     assert nats_as_bits("The paper reports 2.92 bits/dim and I get 2.05 per dim") == "2.05 / ln 2 = 2.958, against 2.92 bits"
     # (a number of fewer than three significant digits is near too many things: "0.95", "3.9")
     assert nats_as_bits("char-level LSTM at 0.95 nats per char; the paper gets 1.37 bpc") == ""
+    # (and a zero written with a decimal point has no significant digit at all: read past, not a crash)
+    assert nats_as_bits("The paper reports 2.92 bits/dim; my loss printed 0.0 once, then 2.05 per dim") == \
+        "2.05 / ln 2 = 2.958, against 2.92 bits"
 
 
 def test_a_fairseq_logs_loss_is_in_bits_beside_a_cross_entropy_computed_by_hand():

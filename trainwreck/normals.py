@@ -1022,8 +1022,9 @@ def nats_as_bits(text: str) -> str:
     logged = fairseq + [(m.start(), m.end()) for m in itertools.islice(_FAIRSEQ_ANY_LINE.finditer(text), 50)]
     in_bits = {at for at, _ in tagged}          # (a number given in bits is no nats to divide)
     for m in itertools.islice(_DECIMAL.finditer(text), 200):
+        significant = _SIGNIFICANT.search(m.group(1))       # (none in "0.0")
         if m.start() in in_bits or any(a <= m.start() < b for a, b in logged) \
-                or len(_SIGNIFICANT.search(m.group(1)).group(0).replace(".", "")) < 3:
+                or not significant or len(significant.group(0).replace(".", "")) < 3:
             continue
         value = float(m.group(1))
         for at, bits in figures:
