@@ -68,10 +68,14 @@ OF_THE_RUN = lazy_regex.compile(r"(?i)^\s*(?:in|inside|of)\s+(?:the\s+|my\s+)?(?
 
 
 # (nor a check whose own words name the model's tensors: "torch.isfinite on all dense params and all EBC weights is
-# True" found the weights clean, not the data)
+# True" found the weights clean, not the data -- "the model inputs" are data, and a check that names inputs as well
+# counts; nor one of the parameters in code: `torch.isfinite(p).all() is True for every p in model.parameters()`)
 OF_THE_MODEL = lazy_regex.compile(r"(?i)^is(?:finite|nan|na|null)\b[^.;\n]{0,20}?\b(?:on|of|for|over|in)\s+(?:all\s+|every\s+|each\s+)?"
                                   r"(?:the\s+|my\s+|our\s+)?(?:\w+\s+)?(?:params?|parameters?|weights?|grad\w*|activations?|"
-                                  r"logits?|outputs?|buffers?|model)\b")
+                                  r"logits?|outputs?|buffers?|model(?!\s+(?:inputs?|batch(?:es)?|data)\b))\b")
+PARAMETERS_CHECKED = lazy_regex.compile(r"(?i)\b(?:named_)?parameters\(\)|\bstate_dict\(|\bisfinite\(\s*(?:self\.)?(?:model|net)\.|"
+                                        r"\bisfinite\([\w.]*\.(?:weight|bias)\b")
+NAMES_DATA = lazy_regex.compile(r"(?i)\b(?:inputs?|data|batch(?:es)?|features?|x|y|labels?|targets?)\b")
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the context, the printed facts and inputs_only; read only)
@@ -88,7 +92,8 @@ def _checks_accepted(prose: str) -> tuple[tuple[str, str], ...]:
         # return all False")
         asked = text[m.end():m.end() + len(after) + 1].rstrip().endswith("?")
         if not (PARTIAL.search(clause + " " + m.group(0)) or NOT_DONE.search(clause) or NOT_DONE.search(m.group(0))
-                or OF_THE_MODEL.search(m.group(0))
+                or (OF_THE_MODEL.search(m.group(0)) and not NAMES_DATA.search(m.group(0)))
+                or PARAMETERS_CHECKED.search(m.group(0) + " " + after[:80])
                 or TAKEN_BACK.search(after) or OF_THE_RUN.search(after) or asked):
             # ("All audio files load, and I checked the features: no nan" checked the features)
             whole = text[sentence_around(text, m.start(), m.end(), stops=".,;\n")[0]:

@@ -385,23 +385,34 @@ def image_tensor_unscaled(prose: str) -> str:
 # An input's own statistics, printed non-finite: "I printed dense.min()/dense.max() for that batch and got nan/nan",
 # `x.max() -> nan`, "batch['features'].mean() is nan". The data that batch brought (what a bad batch's entry looks
 # for), not a tensor of the model's: a nan in the weights makes the output nan, not the input the loader hands over.
-# (an input's name, as the data's names go: x, inputs, features, dense -- a recommender's continuous features --,
-# images, a batch's field)
-_INPUT_TENSOR = (r"(?:x|x_\w{1,12}|inputs?|features?|feats|dense(?:_\w{1,12})?|images?|imgs?|batch(?:\[[^\]\n]{1,20}\])?|"
-                 r"data)")
-_STAT_CALL = r"(?:\.(?:min|max|mean|sum|std|abs\(\)\.max)\(\))"
+# (an input's name, as the data's names go: x and a split or a batch of it, inputs, features, dense -- a recommender's
+# continuous features --, images, a batch's field; not x_hat, x_recon, x_out, a model's)
+_INPUT_TENSOR = (r"(?:x(?:_(?:train|tr|val|valid|test|batch|b|in|input|data))?|inputs?|features?|feats|dense(?:_feat\w{0,8})?|"
+                 r"images?|imgs?|batch(?:\[[^\]\n]{1,20}\])?|data)")
+# (the min, the max, the mean, the sum: not the std, which is nan for one example or a constant column's 0/0 in some
+# libraries' unbiased form, with no nan in the data)
+_STAT_CALL = r"(?:\.(?:min|max|mean|sum|abs\(\)\.max)\(\))"
+# (the value the call's own: its verb a few words on, nothing of another subject between -- "x.mean() is fine but loss
+# is nan" gives the loss's)
+_GAP = r"(?:(?!\b(?:but|then|loss\w*|grad\w*|outputs?|logits?|weights?|model)\b)[^.;,\n]){0,30}?"
 INPUT_STATS_NONFINITE = lazy_regex.compile(
     r"(?<![\w.])(?P<call>" + _INPUT_TENSOR + _STAT_CALL + r"(?:\s*(?:/|,|and)\s*`?" + _INPUT_TENSOR + _STAT_CALL + r")?)`?"
-    r"[^.;\n]{0,50}?\b(?:got|get|gives?|gave|prints?|printed|returns?|returned|shows?|showed|is|are|was|were)\s+"
+    + _GAP + r"\b(?:got|get|gives?|gave|prints?|printed|returns?|returned|shows?|showed|is|are|was|were)\s+"
     r"(?P<value>[-+]?(?:nan|inf)(?:\s*/\s*[-+]?(?:nan|inf))?)\b"
     r"|(?<![\w.])(?P<call2>" + _INPUT_TENSOR + _STAT_CALL + r")\s*(?:->|=>|=|:)\s*(?P<value2>[-+]?(?:nan|inf))\b", re.I)
+# (a sentence about the model's inside -- "prints inside forward(): x.mean() is nan after the third block" -- is of an
+# activation's, whatever its name; and a question, or a sentence that takes it back, states nothing)
+INSIDE_THE_MODEL = lazy_regex.compile(r"(?i)\bforward\b|\binside\b|\blayers?\b|\bblocks?\b|\bactivations?\b|\bhidden\b|"
+                                      r"\binput itself is fine\b")
 
 
 def input_stats_nonfinite(prose: str) -> str:
-    """The fact, when the paste prints a statistic of an input's (its min, max, mean) as nan or inf, unnegated; else ""."""
+    """The fact, when the paste prints a statistic of an input's (its min, max, mean) as nan or inf, unnegated, in a
+    sentence about the data; else ""."""
     for m in itertools.islice(INPUT_STATS_NONFINITE.finditer(prose), 5):
-        start = m.start()
-        if denied_before(prose, start) or re.search(r"(?i)\b(?:not|never|no)\b", m.group(0)):
+        start, end = sentence_around(prose, m.start(), m.end(), stops=".;\n?")
+        if denied_before(prose, m.start()) or re.search(r"(?i)\b(?:not|never|no)\b|n't\b", m.group(0)) \
+                or INSIDE_THE_MODEL.search(prose, start, end) or prose[end:end + 1] == "?":
             continue
         call, value = m.group("call") or m.group("call2"), m.group("value") or m.group("value2")
         return (f"the report prints an input's statistics as non-finite (`{call}` gave {value}): a nan or an inf in "

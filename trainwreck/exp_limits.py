@@ -16,6 +16,7 @@ import sys
 from .breaking_constructs import EXP_OF, SHIFTED, STABLE_SAID, breaking_construct, code_of
 from .curve_shape import fmt
 from .logscan import Evidence
+from .logscan.positions import step_number
 from .run_kind import shown_frameworks
 from .sentences import said_unnegated, sentence_around, sentences_and_ends, sentences_only
 from .thesaurus import tokens
@@ -199,11 +200,18 @@ def column_past_limit(ev: Evidence, dtype: str) -> str:
     # ... or a column of the largest logit that the row of the first non-finite loss prints non-finite too, where its last
     # finite value, still rising at the pace of the rows before, would pass the limit by then: a print every few
     # hundred steps skips the step where the exp overflowed, and the nan it left took the weights and the column with it
+    # (an exp the code hands the logits themselves, `torch.exp(logits)`: not a scale's, `torch.exp(model.logit_scale)`,
+    # nor a variance's -- code_review_s71 14)
+    if not any(LOGITS_ARG.search(m.group("arg")) for m in itertools.islice(EXP_OF.finditer(code_of(ev.prose)), 20)):
+        return ""
+    # (the pace per step where the rows print their steps: a nan row 10 steps after the last is not 100 -- 15)
+    steps = [step_number(p) for p in rows]
+    spans = (steps[1] - steps[0], steps[2] - steps[1]) if None not in steps and steps[0] < steps[1] < steps[2] else (1, 1)
     for key, last in before.items():
         if not LOGIT_COLUMN.search(key) or key not in before2 or key in at:
             continue
-        pace = last - before2[key]
-        if 0 < pace and last < limit <= last + pace and _nonfinite_beside(key).search(lines[rows[2].line - 1]):
+        pace = (last - before2[key]) / spans[0]
+        if 0 < pace and last < limit <= last + pace * spans[1] and _nonfinite_beside(key).search(lines[rows[2].line - 1]):
             return (f"the run prints `{key}` beside the loss, rising: {fmt(before2[key])} at "
                     f"{ev.where(ev.first_nonfinite - 2)}, {fmt(last)} at {ev.where(ev.first_nonfinite - 1)}, then "
                     f"non-finite with the loss at {ev.where(ev.first_nonfinite)} -- at that pace it passed "
@@ -214,6 +222,7 @@ def column_past_limit(ev: Evidence, dtype: str) -> str:
 
 # (the largest logit's: the one an exp overflows on first -- a mean's, `real_logit`, may be what an `exp(-x)` takes, which
 # underflows)
+LOGITS_ARG = lazy_regex.compile(r"^\s*\(?\s*logits?\b(?![.\w])")
 LOGIT_COLUMN = lazy_regex.compile(r"(?i)max[\W_]{0,3}logit|logits?[\W_]{0,3}max|largest[\W_]{0,3}logit")
 
 

@@ -65,6 +65,21 @@ STEPPED = lazy_regex.compile(r"(?<![\w.])(?P<opt>(?:self\.)?[A-Za-z_]\w{0,40})\.
 NOT_AN_OPTIMIZER = lazy_regex.compile(r"(?i)sched|^lr_|ema|swa|avg|average|polyak")
 
 
+# A step an optimizer takes (`opt.step()`, `trainer.step(batch_size)`, LBFGS's `optimizer.step(closure)`), not an
+# environment's (`env.step(action)`), a scheduler's or an average's
+_ANY_STEP = lazy_regex.compile(r"(?<![\w.])(?P<name>(?:self\.)?[A-Za-z_]\w{0,40})\.step\(")
+NOT_STEPPING_WEIGHTS = lazy_regex.compile(r"(?i)sched|^lr_|ema|swa|avg|average|polyak|env|^sim|world|game")
+
+
+def steps_an_optimizer(code: str) -> bool:
+    """Does the code call an optimizer's step (see _ANY_STEP)?"""
+    return any(not NOT_STEPPING_WEIGHTS.search(m.group("name").removeprefix("self.")) for m in _ANY_STEP.finditer(code))
+
+
+# MXNet Gluon's parameters overwrite their gradients at each backward unless `grad_req='add'`: nothing piles up there
+MXNET_SHOWN = lazy_regex.compile(r"\bmxnet\b|\bgluon\b|\bmx\.(?:nd|np|autograd|gluon)\b|\bautograd\.record\(")
+
+
 def optimizer_never_cleared(code: str) -> tuple[str, str] | None:
     """(the optimizer stepped and never cleared, one that is) where the paste steps two or more and clears some; or
     None."""
@@ -137,9 +152,11 @@ CLEARED_OUTSIDE = lazy_regex.compile(r"(?m)^(?P<ind>[ \t]{0,40})(?![ \t#])[^\n]{
 
 def cleared_outside(prose: str) -> str:
     """The inner loop, quoted, where the gradients are cleared only before it (CLEARED_OUTSIDE), else ''."""
+    if _writes_gradients_anew(prose):
+        return ""
     for m in itertools.islice(CLEARED_OUTSIDE.finditer(prose if prose.endswith("\n") else prose + "\n"), 20):
         body = m.group("body")
-        if ".backward(" in body and re.search(r"\.step\(", body) and not clears(body):
+        if ".backward(" in body and steps_an_optimizer(body) and not clears(body):
             return m.group("loop")
     return ""
 
@@ -150,14 +167,22 @@ CLEARED_AFTER = lazy_regex.compile(r"(?m)^(?P<ind>[ \t]{0,40})(?P<loop>for\b[^\n
                                    # (one way to read each line: an indented one, or a blank one)
                                    r"(?P<body>(?:(?P=ind)[ \t][^\n]*\n|\n){1,40}?)"
                                    r"(?:(?P=ind)(?![ \t#])(?!for\b|while\b|def\b|class\b)[^\n]*\n){0,3}?"
-                                   r"(?P=ind)(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)")
+                                   # (a statement that clears: not a sentence that mentions one)
+                                   r"(?P=ind)(?:(?:[\w.\[\]]|\(\)){1,80}\.zero_grad\(|[\w.\[\]]{1,80}\.grad\s*=\s*None)")
+
+
+def _writes_gradients_anew(prose: str) -> bool:
+    """MXNet's default: each backward writes the gradients afresh (see MXNET_SHOWN), unless the paste asks to add."""
+    return bool(MXNET_SHOWN.search(prose)) and not GRAD_REQ_ADD.search(prose)
 
 
 def cleared_after(prose: str) -> str:
     """The inner loop, quoted, where the gradients are cleared only after it (CLEARED_AFTER), else ''."""
+    if _writes_gradients_anew(prose):
+        return ""
     for m in itertools.islice(CLEARED_AFTER.finditer(prose if prose.endswith("\n") else prose + "\n"), 20):
         body = m.group("body")
-        if ".backward(" in body and re.search(r"\.step\(", body) and not clears(body):
+        if ".backward(" in body and steps_an_optimizer(body) and not clears(body):
             return m.group("loop")
     return ""
 

@@ -212,10 +212,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # ... and, where no loss shows it (an epoch's mean is pulled down by the steps after the first updates), the
     # targets' own size printed by the paste: the start their squared error makes, under the same conditions
     if regressor and went_wrong and not {"raw-targets", "raw-targets-said"} & out.keys() \
-            and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"] \
+            and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"] and not absolute_loss(ev.prose) \
             and not (climbed and ("inputs" in scaled["unscaled"] or linear_model(ev.prose)
                                   or (ADAPTIVE.search(ev.prose) and not PLAIN_SGD.search(ev.prose)))) \
-            and (size := target_size_printed(ev.prose)):
+            and (size := target_size_printed(ev.prose, ev.head[0] if ev.count else None)):
         out["target-size"] = size
     if SIGMOID_ZERO_WORDS <= set(words):
         out["sigmoid-zero"] = ("the report says the output is 0.5: a sigmoid gives exactly that for an input of 0, "

@@ -8,7 +8,8 @@ Three forms are read, each naming the array:
 - a line of statistics: "target stats on train: mean 412.3, std 803.6".
 
 Targets (target_size_printed): a fresh network's outputs are of order 1 whatever the targets are, so a squared error
-starts at about the targets' mean square, mean² + std² (WR-360's Why). Targets whose typical size is RAW_SIZE or more
+starts at about the targets' mean square, mean² + std² (WR-360's Why), under a squared error (the caller leaves out an
+absolute one, whose start is the mean size and whose bounded gradient makes no such divergence). Targets whose typical size is RAW_SIZE or more
 make that start ENORMOUS_START or more -- the line the enormous first loss draws, read from the targets instead of from
 a first loss that an epoch's mean (Keras's bar averages the steps of its epoch) has already pulled down.
 
@@ -33,7 +34,8 @@ TARGET_NAME = (r"(?:[yY](?:_?(?:train|tr|val|valid|test|all|true|data))?|[A-Za-z
 # ... and its inputs: X, X_train, x_val, inputs, features, images, data
 INPUT_NAME = r"(?:[xX](?:_?(?:train|tr|val|valid|test|all|data))?|inputs?|features?|feats|images?|imgs|data)"
 STAT = r"(?:min|max|mean|std|median)"
-NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+# (one way to read each number: `\d+\.?\d*` split a run of digits every way, and backtracked over each -- code_review_s71 2)
+NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _CALL = (r"(?:(?P<n{i}>{name})\.(?P<s{i}>" + STAT + r")\(\)(?:\.item\(\))?|"
          r"(?:np|numpy|jnp|torch)\.(?P<f{i}>" + STAT + r")\((?P<m{i}>{name})\))")
 
@@ -45,7 +47,7 @@ def _call(name: str, i: str) -> str:
 def _printed_calls_pattern(name: str) -> lazy_regex.LazyPattern:
     return lazy_regex.compile(
         r"(?m)print\(\s*" + _call(name, "0") + r"(?:\s*,\s*" + _call(name, "1").replace("?P<", "?P<x") + r"){0,4}\s*\)"
-        r"[ \t]*(?:(?:->|=>|→|#|:)[ \t]*(?P<same>[^\n]*)|\n[ \t]*(?:>>>[ \t]*)?(?P<next>[^\n]*))")
+        r"[ \t]*(?:(?:->|=>|→|#|:)[ \t]*(?P<same>[^\n]{0,200})|\n[ \t]*(?P<next>[^\n]{0,200}))")
 
 
 _PRINTED = {"targets": _printed_calls_pattern(TARGET_NAME), "inputs": _printed_calls_pattern(INPUT_NAME)}
@@ -53,14 +55,21 @@ _ONE_CALL = {"targets": lazy_regex.compile(_call(TARGET_NAME, "0")), "inputs": l
 # An interpreter's line of several expressions, and the tuple it printed under it
 REPL = lazy_regex.compile(r"(?m)^[ \t]*(?:>>>|In \[\d+\]:)[ \t]*(?P<expr>[^\n]{1,200}?)[ \t]*\n[ \t]*(?:Out\[\d+\]:[ \t]*)?"
                           r"(?P<out>\([^\n]{1,300}\))[ \t]*$")
-# "target stats on train: mean 412.3, std 803.6, max 10800", "y_train: min=251.3 max=306.9 mean=283.7": a line that
-# names the targets, then its statistics, each a key and its number
-STATS_LINE = lazy_regex.compile(r"(?im)^[^\n]{0,40}?\b(?:" + TARGET_NAME + r"|target\s+(?:values?|variable|column))\b"
-                                r"(?P<rest>[^\n]{0,40}?\b" + STAT + r"\b[^\n]{0,160})$")
-KEYED = lazy_regex.compile(r"\b(?P<key>" + STAT + r"|avg|average|stdev|sd)\b\s*(?:[:=]\s*)?(?P<value>" + NUMBER + r")(?![\w.])", re.I)
+# "target stats on train: mean 412.3, std 803.6, max 10800", "y_train: min=251.3 max=306.9 mean=283.7", "target
+# value mean is 283.7": a line that names the targets, then, a few words on, its statistics, each a key and its number
+STATS_LINE = lazy_regex.compile(r"(?im)^(?P<lead>[^\n]{0,40}?)(?<![\w-])(?:" + TARGET_NAME + r"|target\s+(?:values?|variable|column))"
+                                r"(?![\w-])(?P<between>[^\n]{0,30}?)\b(?P<rest>" + STAT + r"\b[^\n]{0,160})$")
+# (the statistics of something else on the line -- the loss's, the predictions', the inputs', an axis's -- or a line
+# that scales them or compares before and after: not the raw targets' own)
+NOT_THE_TARGETS = lazy_regex.compile(r"(?i)\b(?:loss\w*|pred\w*|outputs?|x|inputs?|features?|axis|shape|after|before|"
+                                     r"normali[sz]\w*|standardi[sz]\w*|scal\w*|z-?scor\w*|predicted|estimated)\b")
+KEYED = lazy_regex.compile(r"\b(?P<key>" + STAT + r"|avg|average|stdev|sd)\b\s*(?:(?:[:=≈~]|is|was|of)\s*)?(?P<value>" + NUMBER
+                           + r")(?![\w.])", re.I)
 _NUMBERS = lazy_regex.compile(r"(?<![\w.])" + NUMBER + r"(?![\w.])")
 # (NumPy 2 prints a scalar as its type around it: np.float32(8934.207))
 _SCALAR = lazy_regex.compile(r"^\s*(?:(?:np|numpy)\.\w+\()?\s*(" + NUMBER + r")\s*\)?\s*$")
+# (a line of numbers, as print writes them: bare, in a tuple or a list, or in NumPy's and PyTorch's wrappers)
+ONLY_NUMBERS = lazy_regex.compile(r"(?:(?:tensor|array|np\.\w+|numpy\.\w+)?[(\[]|[)\],]|\s|" + NUMBER + r")+")
 _ALIAS = {"avg": "mean", "average": "mean", "stdev": "std", "sd": "std"}
 
 
@@ -69,7 +78,12 @@ def _printed_calls(prose: str, kind: str) -> tuple[dict[str, float], str] | None
         asked = list(_ONE_CALL[kind].finditer(m.group(0).split("\n")[0]))
         names = {c.group("n0") or c.group("m0") for c in asked}
         stats = [c.group("s0") or c.group("f0") for c in asked]
-        printed = _NUMBERS.findall(m.group("same") if m.group("same") is not None else m.group("next") or "")
+        shown = m.group("same") if m.group("same") is not None else m.group("next") or ""
+        # (the next line is the print's output only where it holds numbers and nothing else: not "Epoch 1/100", not
+        # the code that follows)
+        if m.group("same") is None and not ONLY_NUMBERS.fullmatch(shown.strip()):
+            continue
+        printed = _NUMBERS.findall(shown)
         # (one name, each statistic once, and exactly as many numbers printed as asked for)
         if len(names) == 1 and len(set(stats)) == len(stats) and len(printed) == len(stats):
             return dict(zip(stats, map(float, printed))), " ".join(m.group(0).split())
@@ -97,6 +111,8 @@ def _repl_tuple(prose: str, kind: str) -> tuple[dict[str, float], str] | None:
 
 def _stats_line(prose: str) -> tuple[dict[str, float], str] | None:
     for m in STATS_LINE.finditer(prose):
+        if NOT_THE_TARGETS.search(m.group(0)):
+            continue
         stats: dict[str, float] = {}
         for k in KEYED.finditer(m.group("rest")):
             key = k.group("key").lower()
@@ -107,28 +123,40 @@ def _stats_line(prose: str) -> tuple[dict[str, float], str] | None:
 
 
 def _typical(stats: dict[str, float]) -> float:
-    """An array's typical size: the root of its mean square where the mean and the deviation are printed, else the
-    mean's (or the median's) size, else the middle of the sizes of the smallest and the largest."""
-    if "mean" in stats:
-        return math.sqrt(stats["mean"] ** 2 + stats.get("std", 0.0) ** 2)
-    if "median" in stats:
-        return abs(stats["median"])
-    if "min" in stats and "max" in stats:
-        return (abs(stats["min"]) + abs(stats["max"])) / 2
-    return 0.0
+    """An array's typical size, the root of its mean square: hypot(mean, std) where the deviation is printed, else the
+    mean's size (or the median's). A range alone says nothing of it (counts and prices are skewed): 0."""
+    centre = stats.get("mean", stats.get("median"))
+    return 0.0 if centre is None else math.hypot(centre, stats.get("std", 0.0))
 
 
-def target_size_printed(prose: str) -> str:
-    """The fact, when the paste prints its targets' statistics and their typical size is RAW_SIZE or more, else ""."""
+# A first printed loss this many times below the targets' mean square: the targets that reach the loss were scaled
+# somewhere the paste does not show (an epoch's mean pulls its first value down, but not so far: Keras's first epoch of
+# a kelvin target printed 2871 against a mean square of 8e4)
+START_FAR_BELOW = 1000.0
+# A target's name the code assigns from the model's output: `y = model(x)` is the prediction, not the targets
+_MADE_BY_THE_MODEL = r"(?m)^[ \t]*{name}[ \t]*=[ \t]*(?:self\.)?\w*(?:model|net|forward|predict|head|decoder|layer|mlp)\w*[ \t]*\("
+
+
+def _the_models(prose: str, quoted: str) -> bool:
+    """Does the code assign a name the quoted statistics read from the model's output?"""
+    return any(re.search(_MADE_BY_THE_MODEL.format(name=re.escape(n)), prose)
+               for n in set(re.findall(r"[A-Za-z_]\w*(?=\.(?:min|max|mean|std|median)\(\))", quoted)))
+
+
+def target_size_printed(prose: str, first_loss: float | None = None) -> str:
+    """The fact, when the paste prints its targets' statistics and their typical size is RAW_SIZE or more, else "".
+    Not where the first loss printed (`first_loss`) is START_FAR_BELOW times or more below their mean square."""
     found = _printed_calls(prose, "targets") or _repl_tuple(prose, "targets") or _stats_line(prose)
-    if found is None:
+    if found is None or _the_models(prose, found[1]):
         return ""
     stats, quoted = found
     size = _typical(stats)
-    if not (math.isfinite(size) and size >= RAW_SIZE):
+    square = size * size                    # (inf, not OverflowError, for a printed 1e160)
+    if not (math.isfinite(square) and size >= RAW_SIZE) \
+            or first_loss is not None and math.isfinite(first_loss) and first_loss * START_FAR_BELOW < square:
         return ""
     return (f"the paste prints its targets' statistics (\"{quoted[:120]}\"): targets of about {fmt(size)} in size, "
-            f"so a squared error starts near their mean square, about {fmt(size ** 2)}, while the outputs are still "
+            f"so a squared error starts near their mean square, about {fmt(square)}, while the outputs are still "
             "of order 1 -- targets in their raw units")
 
 
@@ -136,7 +164,7 @@ def input_range_printed(prose: str) -> str:
     """The fact, when the paste prints an input's largest (or smallest) value and its size is RAW_SIZE or more, else
     ""."""
     found = _printed_calls(prose, "inputs") or _repl_tuple(prose, "inputs")
-    if found is None:
+    if found is None or _the_models(prose, found[1]):
         return ""
     stats, quoted = found
     largest = max((abs(stats[k]) for k in ("min", "max") if k in stats), default=0.0)

@@ -88,9 +88,15 @@ def linear_model(prose: str) -> bool:
         and not LAYERED_SAID.search(told(prose))
 
 
-# (and a squared error written out, `mean((pred - y) ** 2)`)
+# (and a squared error written out between a prediction and a target, in its common spellings: `mean((pred - y) **
+# 2)`, `((pred - y) ** 2).mean()`, `(preds - targets).pow(2).mean()`, `jnp.square(pred - y)` -- not between two
+# outputs, a consistency or a distillation term: `(outputs - ema_outputs) ** 2`)
+_PRED = r"(?:[\w.]*pred\w*|y_?hat|outputs?|out|model\([^()\n]{0,30}\))"
+_TARGET = r"(?:y(?:_(?:true|train|batch|b|target))?|targets?|labels?|gt|batch\[[^\]\n]{1,30}\])"
+_DIFFERENCE = r"(?:" + _PRED + r"\s*-\s*" + _TARGET + r"|" + _TARGET + r"\s*-\s*" + _PRED + r")"
 REGRESSION_SAID = lazy_regex.compile(r"(?<!logistic )(?<!logistic-)regress\w*|\b(?:mse\w*|mean[ _-]squared|squared[ _-]error|mae|prices?)\b|"
-                                     r"\bmean\(\s*\(\s*(?:pred\w*|y_?hat|outputs?|out)\b[^()\n]{0,60}-[^()\n]{1,60}\)\s*\*\*\s*2\b", re.I)
+                                     r"\(\s*" + _DIFFERENCE + r"\s*\)\s*(?:\*\*\s*2\b|\.pow\(\s*2\s*\))|"
+                                     r"\bsquare\(\s*" + _DIFFERENCE + r"\s*\)", re.I)
 PROBABILITY_WORDS = lazy_regex.compile(r"\b(?:sigmoid|bce\w*|binary|logits?|probabilit\w*)\b", re.I)
 
 

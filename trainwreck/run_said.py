@@ -585,14 +585,21 @@ def score_out_of_range(text: str) -> str:
 ORDER_CHANGED = lazy_regex.compile(r"\b(?:re-?)?shuffl\w*|\bdata\s+order\b|\border\s+of\s+the\s+(?:data|samples|examples|"
                                    r"batches|rows)\b", re.I)
 PLACE_MOVED = lazy_regex.compile(r"\b(?:a\s+)?(?:different|another|other)\s+(?:step|batch|epoch|iteration|iter|place|point|spot)\b|"
-                                 # ("at step 820 instead", "at 44,870 this time instead of 41,2xx")
-                                 r"\bat\s+(?:(?:step|batch|epoch|iteration|iter|it)\s+)?~?\d[\d,]*(?:\s+this\s+time)?\s+instead\b|"
+                                 # ("at step 820 instead", "at 44,870 this time instead of 41,2xx": a number with no
+                                 # unit only where no setting is named just before it -- see BARE_PLACE)
+                                 r"\bat\s+(?:step|batch|epoch|iteration|iter|it)\s+~?\d[\d,]*(?:\s+this\s+time)?\s+instead\b|"
+                                 r"(?<![\w-])(?P<bare>[\w-]+\s+)at\s+~?\d[\d,]*(?:\s+this\s+time)?\s+instead\b|"
                                  r"\b(?:moves?|moved|shifts?|shifted)\s+(?:it|the\s+\w+\s+)?(?:to|around|elsewhere|with)\b|\belsewhere\b|"
                                  # ("when it goes nan depends on the shuffling seed": the place is the order's doing)
                                  r"\b(?:when|where|which\s+(?:step|batch|epoch|iteration|iter))\b(?:(?!\b(?:not|never)\b|n't\b)[^.;\n]){0,40}?"
                                  r"\bdepends?\s+on\b",
                                  re.I)
-SAME_PLACE = lazy_regex.compile(r"\b(?:same|still|again)\b|\b(?:not|never|n't)\s+(?:move|change|shift)", re.I)
+SAME_PLACE = lazy_regex.compile(r"\b(?:same|still|again)\b|(?:\bnot|\bnever|n't)\s+(?:move|change|shift)", re.I)
+# (a setting's value, not a place the run broke: "the batch size at 32 instead of 64", "num_workers at 0 instead of 8")
+SETTING = lazy_regex.compile(r"(?i)(?:size|workers|rate|lr|epochs?|seed|steps|momentum|decay|warmup|batch|bs|length|dim|width|"
+                             r"depth|layers|heads|temperature|tau|beta\d?|eps\w*|clip\w*|norm|threads|gpus?|accum\w*)\s+$")
+# (a clause of what was hoped or expected, not what happened: "I hoped reshuffling would move it to a different step")
+HOPED = lazy_regex.compile(r"(?i)\b(?:hop(?:e|ed|ing)|expect\w*|thought|would|should|might|could|wanted|assum\w*|supposed)\b")
 
 
 # (each clause on its own: "the same step whatever learning rate I use, and a different step when I change the shuffle
@@ -607,7 +614,10 @@ def order_moved_it(text: str) -> str:
         if end == "?":
             continue
         for clause in [sentence] + (CLAUSES.split(sentence) if SAME_PLACE.search(sentence) else []):
-            if ORDER_CHANGED.search(clause) and PLACE_MOVED.search(clause) and not SAME_PLACE.search(clause):
+            moved = PLACE_MOVED.search(clause)
+            if moved and moved.group("bare") and SETTING.search(moved.group("bare")):
+                continue
+            if ORDER_CHANGED.search(clause) and moved and not SAME_PLACE.search(clause) and not HOPED.search(clause):
                 said = re.sub(r"(?i)^(?:and|but|while|whereas|yet)\s+", "", " ".join(clause.split()))
                 return said if len(said) <= 120 else said[:117] + "..."
     return ""
