@@ -99,3 +99,43 @@ def test_no_warmup_is_not_read_from_a_rate_that_rises_a_late_first_print_a_falli
     for flag in ("--warmup_steps 100", "--lr-warmup-iters 500", "--warmup-updates 4000", "--warmup_ratio 0.03"):
         assert "no-warmup" not in weighed_parts(SAID + flag + "\n" + every(10), "WR-250"), flag
     assert "no-warmup" in weighed_parts(SAID + "--warmup_steps 0\n" + every(10), "WR-250")
+
+
+VIT = """ViT fine-tune on CIFAR-100 with Trainer goes to garbage in the first few dozen steps.
+""" + "".join(f"{{'loss': {v}, 'grad_norm': 1.0, 'learning_rate': {r}, 'epoch': {e}}}\n" for v, r, e in [
+    (4.7361, 0.000499967722, 0.05), (6.9182, 0.0004998708963, 0.1), (5.3847, 0.0004997095478, 0.15),
+    (4.7712, 0.0004994837184, 0.2), (4.6545, 0.0004991934662, 0.26), (4.6297, 0.0004988388662, 0.31),
+    (4.6218, 0.00049842001, 0.36), (4.6088, 0.0004979370058, 0.41), (4.4021, 0.0004884376254, 0.97),
+    (3.8716, 0.0004524901231, 1.99)])
+
+
+def test_a_first_window_a_little_above_the_uniform_guess_keeps_the_uniform_bar():
+    """(s254/08) The Trainer's first loss averages its first logging window: 4.736, 0.13 nats above ln 100. The jump to
+    6.918 is 2.3 nats above the uniform guess -- past the bar of UNIFORM_JUMP nats above it -- beside a rate printed at
+    its highest from the first value: no warmup."""
+    import math
+
+    from trainwreck.curve_shape import UNIFORM_JUMP, _no_warmup_jump
+    from trainwreck.logscan import scan
+    import io
+
+    ev = scan(io.BytesIO(VIT.encode()), "trainer.log")
+    ratio, classes, from_uniform = _no_warmup_jump(ev, ev.head[0])
+    assert (classes, from_uniform) == (100, False)
+    assert math.isclose(ratio, (math.log(100) + UNIFORM_JUMP) / 4.7361)
+    d = diagnosis(VIT)
+    assert d.matches[0].entry.id == "WR-250"
+    assert "2.3 nats above a uniform guess over 100 (ln 100 = 4.605)" in d.matches[0].evidence[0]
+    # a first value more than half the jump above the guess is no uniform start: its own ratio, 1.5, applies
+    assert _no_warmup_jump(scan(io.BytesIO(VIT.replace("4.7361", "5.2").encode()), "trainer.log"), 5.2)[0] == 1.5
+
+
+def test_lowered_to_a_number_only_a_rate_is_a_lower_rate():
+    """(s254/08) "I tried lowering to 1e-4 and it works": no "lr" said, but 1e-4 is a rate's number."""
+    from trainwreck.rate_tried import lr_tried
+
+    assert lr_tried("I tried lowering to 1e-4 and it works (89% after 3 epochs).") == "helped"
+    assert lr_tried("Lowering to 0.0001 fixed it.") == "helped"
+    # a batch size's number, or a rate lowered that did not help: not a cure
+    for other in ("I tried lowering to 32 and it works.", "Lowering to 1e-4 does not help."):
+        assert lr_tried(other) != "helped", other

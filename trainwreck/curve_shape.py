@@ -267,8 +267,8 @@ def _no_warmup_jump(ev: Evidence, first: float) -> tuple[float, int, bool]:
     start), UNIFORM_JUMP nats above it if that is less. The two agree at C = e^2, about 7.4; at ln 10 the nat is
     already a little less (1.43 times), at a 32k vocabulary's 10.37 far less: a jump to
     13.9 is 1.34 times the start, and 3.5 nats: the model 33 times worse than a uniform guess on the true token.
-    A first value already below ln C (a log that prints after its first updates) takes a rise to UNIFORM_JUMP nats
-    above the uniform guess, not above itself -- read only beside words or a printed rate that say the run had no
+    A first value already below ln C (a log that prints after its first updates), or a little above it, takes a rise to
+    UNIFORM_JUMP nats above the uniform guess, not above itself -- read only beside words or a printed rate that say the run had no
     warmup: a model that has learned the tokens' frequencies gives a rare one far less than 1/C, so a batch of them
     alone scores above ln C + 1 with no update at all (a bad batch's face).
     (With the class count where that made the lower one, and whether the first value was the uniform guess itself.)"""
@@ -278,7 +278,10 @@ def _no_warmup_jump(ev: Evidence, first: float) -> tuple[float, int, bool]:
     if named is None or not first > 0:
         return NO_WARMUP_JUMP, 0, False
     start = at_uniform(first, named[0])
-    below = not start and 0 < first < math.log(named[0])
+    # (or a first value a little above it, within half the jump: a mean over the first logging window -- Hugging Face's
+    # first `{'loss': ...}` averages its first logging_steps -- that the first steps already raised; the bar is the
+    # same, UNIFORM_JUMP nats above the uniform guess)
+    below = not start and 0 < first < math.log(named[0]) + UNIFORM_JUMP / 2
     ratio = (first + UNIFORM_JUMP) / first if start else (math.log(named[0]) + UNIFORM_JUMP) / first if below else 0
     if not ratio or ratio >= NO_WARMUP_JUMP:
         return NO_WARMUP_JUMP, 0, False

@@ -125,7 +125,10 @@ TRIED_LR = lazy_regex.compile(_STILL_BROKE + r"|" + _SAME_AT + r"|" + _TRIED + r
                               r"(?!\s*(?:finder|range|schedul\w*|warm-?up|decay|policy|test)\b)")
 PUT_OFF_LR = lazy_regex.compile(_TRIED + r"(?:" + _PUT_OFF + r")")
 PUT_OFF = lazy_regex.compile(_PUT_OFF)
-LOWER_LR_HELPS = lazy_regex.compile(r"(?:" + _LOWERED_VERB + r"[^.;\n]{0,25}?\blr\b|" + _MADE_SMALLER + r")(?:[^.;\n]|\.\d){0,20}?"
+# (or lowered to a number only a rate is, with no "lr" said: "I tried lowering to 1e-4 and it works")
+_LOWERED_TO_A_RATE = _LOWERED_VERB + r"\s+(?:it\s+)?to\s+(?:\d(?:\.\d+)?e-\d+|0\.000?\d+)(?![\d.])"
+LOWER_LR_HELPS = lazy_regex.compile(r"(?:" + _LOWERED_VERB + r"[^.;\n]{0,25}?\blr\b|" + _MADE_SMALLER + r"|" + _LOWERED_TO_A_RATE
+                                    + r")(?:[^.;\n]|\.\d){0,20}?"
                                     r"(?<!n't )(?<!not )(?:help|fix|solv|work)\w*|" + _LOWERED_VERB + r"[^.;\n]{0,25}?\blr\b"
                                     r"(?:[^.;\n]|\.\d){0,20}?(?<!n't )(?<!not )\b(?:trains?\s+(?:fine|well|normally)|is\s+fine|goes\s+away"
                                     r"|disappears?|converges?)\b")
