@@ -332,3 +332,32 @@ def test_a_check_of_the_parameters_in_code_is_no_check_of_the_data_but_the_model
     for other in ("torch.isfinite(p).all() is True for every p in model.parameters()",
                   "torch.isfinite(model.fc.weight).all() is True"):
         assert data_said_finite(other) == "", other
+
+
+FLOWERS = """train_ds = tf.keras.utils.image_dataset_from_directory("flower_photos", image_size=(160, 160), batch_size=32)
+base_model = tf.keras.applications.MobileNetV2(input_shape=(160, 160, 3), include_top=False, weights="imagenet")
+base_model.trainable = False
+model.compile(optimizer=tf.keras.optimizers.Adam(learning_rate=1e-3),
+              loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["accuracy"])
+I'm barely above guessing with 5 classes and the loss hardly moves.
+""" + "".join(f"Epoch {i + 1}/10\n92/92 [==============================] - 10s 108ms/step - loss: {v} - accuracy: {a}\n"
+              for i, (v, a) in enumerate([("1.6817", "0.2258"), ("1.5962", "0.2636"), ("1.5834", "0.2759"),
+                                          ("1.5741", "0.2868"), ("1.5690", "0.2946"), ("1.5637", "0.2990"),
+                                          ("1.5601", "0.3031"), ("1.5569", "0.3065"), ("1.5548", "0.3089"),
+                                          ("1.5521", "0.3120")]))
+
+
+def test_a_keras_application_that_builds_no_scaling_takes_raw_pixels_from_the_directory_loader():
+    """(s254/12) image_dataset_from_directory gives floats from 0 to 255; MobileNetV2 takes [-1, 1] through its
+    preprocess_input, which the paste never calls. Not for a model that scales itself (EfficientNet), one whose caffe
+    mode takes 0 to 255 less the mean (ResNet50), nor where preprocess_input is called."""
+    from trainwreck.data_values import keras_directory_unscaled
+
+    d = diagnosis(FLOWERS)
+    assert d.matches[0].entry.id == "WR-330" and d.matches[0].parts["raw-pixels"] > 0
+    assert any("MobileNetV2 builds no scaling of its own; its preprocess_input does that" in e
+               for e in d.matches[0].evidence)
+    assert keras_directory_unscaled(FLOWERS) == "MobileNetV2"
+    for other in (FLOWERS.replace("MobileNetV2", "EfficientNetB0"), FLOWERS.replace("MobileNetV2", "ResNet50"),
+                  FLOWERS + "x = tf.keras.applications.mobilenet_v2.preprocess_input(inputs)\n"):
+        assert keras_directory_unscaled(other) == "", other

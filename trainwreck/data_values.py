@@ -318,12 +318,31 @@ DIVIDED_255_ITSELF = lazy_regex.compile(_DIVIDED)
 DIVIDED_255 = lazy_regex.compile(_DIVIDED + r"|ToTensor")
 
 
-def keras_directory_unscaled(prose: str) -> bool:
-    """Does the paste train on images loaded by image_dataset_from_directory (KERAS_DIRECTORY), scale them nowhere, and
-    show the model's own layers with no keras.applications model named?"""
-    return (any(not EVALUATION_SET.match(m.group("name").strip()) for m in KERAS_DIRECTORY.finditer(prose))
-            and not DIVIDED_255.search(prose) and KERAS_LAYERS_SHOWN.search(prose) is not None
-            and not KERAS_APPLICATION.search(prose))
+# The keras.applications models that scale their own input: EfficientNet (V1 and V2) builds a Rescaling and a
+# Normalization layer into the model, ConvNeXt a Normalization, MobileNetV3 a Rescaling (include_preprocessing=True),
+# RegNet (tf.keras) one in its stem. The others build none (checked on Keras 3.15.1,
+# tests/test_frameworks_keras_applications.py) and take what their preprocess_input makes: in "tf" mode, [-1, 1]
+# (MobileNet, MobileNetV2, Xception, InceptionV3, ResNetV2, NASNet), in "torch" mode x / 255 less ImageNet's mean over
+# its std (DenseNet) -- 0 to 255 fed as it comes is 127.5 times too wide for them
+# (keras/src/applications/mobilenet_v2.py and the others at v3.15.1, each `imagenet_utils.preprocess_input(...,
+# mode=...)`). ResNet50 and VGG take "caffe" mode, 0 to 255 less the mean of each channel: the range they expect, so
+# they are not read here.
+SCALES_ITSELF = lazy_regex.compile(r"(?i)\b(?:efficientnet\w*|convnext\w*|regnet\w*|mobilenet_?v3\w*)\b")
+APPLICATION_NAMED = lazy_regex.compile(r"(?i)\b(?:mobilenet(?:_?v2)?|xception|inception\w*|resnet\d*_?v2|nasnet\w*|densenet\w*)\b")
+CAFFE_MODE = lazy_regex.compile(r"(?i)\b(?:resnet(?:50|101|152)?(?!\d*_?v2)\b|vgg\d+)")
+
+
+def keras_directory_unscaled(prose: str) -> str:
+    """Where the paste trains on images loaded by image_dataset_from_directory (KERAS_DIRECTORY) and scales them nowhere
+    (no division, no Rescaling, no preprocess_input): the keras.applications model it names that takes no such input
+    (see SCALES_ITSELF), or "the model's own layers" where it shows them and names no application; else ""."""
+    if not any(not EVALUATION_SET.match(m.group("name").strip()) for m in KERAS_DIRECTORY.finditer(prose)) \
+            or DIVIDED_255.search(prose) or SCALES_ITSELF.search(prose):
+        return ""
+    if KERAS_APPLICATION.search(prose):
+        named = APPLICATION_NAMED.search(prose)
+        return named.group(0) if named and not CAFFE_MODE.search(prose) else ""
+    return "the model's own layers" if KERAS_LAYERS_SHOWN.search(prose) else ""
 
 
 # ... or read in a loop and made a float array with no scaling anywhere in the paste: `im = cv2.imread(f)`, appended to a

@@ -508,10 +508,12 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             out["raw-pixels"] = (f"the paste reads its inputs with {reader}, which gives an "
                                  "8-bit file's pixels as uint8, 0 to 255, and scales them nowhere: raw 8-bit pixel "
                                  "values, fed as they are")
-        elif keras_directory_unscaled(ev.prose):
+        elif model := keras_directory_unscaled(ev.prose):
+            into = ("" if model == "the model's own layers" else
+                    f" -- {model} builds no scaling of its own; its preprocess_input does that, and the paste never calls it")
             out["raw-pixels"] = ("the paste loads its images with Keras's image_dataset_from_directory, which decodes "
                                  "and resizes them to floats from 0 to 255 and scales nothing, and scales them nowhere "
-                                 "itself: raw pixel values, fed as they are")
+                                 f"itself{into}: raw pixel values, fed as they are")
         elif read := raw_units_read(ev.prose):
             out["raw-pixels"] = (f"the report says it reads its inputs with {read[0]}, which gives the values as the "
                                  f"file stores them ({read[1]}), and says nothing of scaling them: inputs of that size, "
