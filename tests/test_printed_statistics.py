@@ -361,3 +361,33 @@ def test_a_keras_application_that_builds_no_scaling_takes_raw_pixels_from_the_di
     for other in (FLOWERS.replace("MobileNetV2", "EfficientNetB0"), FLOWERS.replace("MobileNetV2", "ResNet50"),
                   FLOWERS + "x = tf.keras.applications.mobilenet_v2.preprocess_input(inputs)\n"):
         assert keras_directory_unscaled(other) == "", other
+
+
+JAX_ACCUMULATOR = """acc_grads = jax.tree_util.tree_map(jnp.zeros_like, params)
+ACCUM = 4
+for i, batch in enumerate(train_iter):
+    loss, grads = grad_step(params, batch)
+    acc_grads = jax.tree_util.tree_map(lambda a, g: a + g, acc_grads, grads)
+    if (i + 1) % ACCUM == 0:
+        mean_grads = jax.tree_util.tree_map(lambda a: a / ACCUM, acc_grads)
+        params, opt_state = apply_step(params, opt_state, mean_grads)
+""" + "".join(f"step {25 * (i + 1)} | loss {v}\n" for i, v in enumerate(
+    ["3.1872", "1.6235", "1.1904", "1.0418", "0.9872", "1.0620", "1.3315", "1.9943", "3.4120", "6.7205", "14.8817",
+     "41.6093", "87.3350", "nan"]))
+
+
+def test_a_jax_accumulator_never_set_back_inside_the_loop_is_never_cleared():
+    """(s254/10) `acc = tree_map(lambda a, g: a + g, acc, grads)`, stepped with through a name made from it, and set
+    to zeros only before the loop."""
+    from trainwreck.gradient_clearing import jax_accumulator_never_reset
+
+    assert jax_accumulator_never_reset(JAX_ACCUMULATOR) == \
+        "acc_grads = jax.tree_util.tree_map(lambda a, g: a + g, acc_grads, grads)"
+    d = diagnosis(JAX_ACCUMULATOR)
+    assert d.matches[0].entry.id == "WR-260" and d.matches[0].parts["never-cleared"] > 0
+    # set back after the step, or never handed to a step: no fact
+    reset = JAX_ACCUMULATOR.replace("mean_grads)\n", "mean_grads)\n        acc_grads = jax.tree_util.tree_map("
+                                                     "jnp.zeros_like, acc_grads)\n", 1)
+    unused = JAX_ACCUMULATOR.replace("apply_step(params, opt_state, mean_grads)", "apply_step(params, opt_state, grads)")
+    for other in (reset, unused):
+        assert jax_accumulator_never_reset(other) == "", other

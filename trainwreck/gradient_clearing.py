@@ -392,6 +392,16 @@ _PYTHON_LOOP = lazy_regex.compile(r"[ \t]*(?:(?:async[ \t]+)?for[ \t]+" + _TARGE
 _MAY_CLEAR = lazy_regex.compile(r"(?i)\b\w*(?:reset|clear|zero_?grad)\w*\(")
 
 
+# A JAX accumulator of gradients: `acc = jax.tree_util.tree_map(lambda a, g: a + g, acc, grads)` (or jax.tree.map), in a
+# loop that steps the weights with it (optax's update or apply_updates, or a step function handed it or a name made
+# from it), where nothing in that loop sets it back (`acc = tree_map(jnp.zeros_like, ...)`): each step applies the sum of
+# every gradient since the start
+_TREE_ADDS = lazy_regex.compile(r"^(?P<ind>[ \t]*)(?P<g>[A-Za-z_]\w{0,40})[ \t]*=[ \t]*(?:jax\.)?tree(?:_util)?\.(?:tree_)?map\("
+                                r"[ \t]*lambda[ \t]+(?P<a>\w+)[ \t]*,[ \t]*(?P<b>\w+)[ \t]*:[ \t]*(?P=a)[ \t]*\+[ \t]*(?P=b)[ \t]*,"
+                                r"[ \t]*(?P=g)[ \t]*,")
+_STEPS_WEIGHTS = r"(?:\.update\(|apply_updates\(|apply_step\(|apply_gradients\(|train_step\(|\bupdate_step\()"
+
+
 @functools.lru_cache(maxsize=4)      # (asked for each entry weighed that the never-cleared fact counts for)
 def whole_loop_steps(prose: str) -> bool:
     """Does the paste show a whole loop that steps: a `for` or `while` line as Python writes it and, under it, a block
@@ -407,7 +417,10 @@ def whole_loop_steps(prose: str) -> bool:
                 break
             body.append(below)
         block = "\n".join(body)
-        if ".backward(" in block and ".step(" in block and not _MAY_CLEAR.search(block):
+        # (or a JAX loop that sums the gradients into an accumulator and steps with it: optax's update, apply_updates)
+        steps = ".backward(" in block and ".step(" in block or any(_TREE_ADDS.match(b) for b in body) \
+            and re.search(_STEPS_WEIGHTS, block)
+        if steps and not _MAY_CLEAR.search(block):
             return True
     return False
 
@@ -438,5 +451,32 @@ def numpy_buffer_never_reset(prose: str) -> str:
         reset = re.compile(r"^[ \t]*" + name + r"[ \t]*(?:=(?!=)|\*=[ \t]*0\b)|\b" + name + r"(?:\[:\]|\[\.\.\.\])[ \t]*=[ \t]*0|\b"
                            + name + r"\.fill\([ \t]*0")
         if any(steps.search(b) and not _ADDS_INTO.match(b) for b in body) and not any(reset.search(b) for b in body):
+            return line.strip()
+    return ""
+
+
+def jax_accumulator_never_reset(prose: str) -> str:
+    """The accumulating line of a JAX gradient accumulator never set back inside the loop that steps with it (see
+    _TREE_ADDS), or ""."""
+    lines = code_of(prose).split("\n")
+    for i, line in enumerate(lines[:2000]):
+        m = _TREE_ADDS.match(line)
+        if not m:
+            continue
+        name = m.group("g")
+        loop = next((j for j in range(i - 1, max(-1, i - 60), -1) if _LOOP.match(lines[j])
+                     and indent(lines[j]) < indent(line)), None)
+        if loop is None:
+            continue
+        end = loop + 1
+        while end < len(lines) and (not lines[end].strip() or indent(lines[end]) > indent(lines[loop])):
+            end += 1
+        body = lines[loop + 1:end]
+        # (what the step is handed: the accumulator, or a name made from it -- `mean = tree_map(lambda a: a / k, acc)`)
+        made = {name} | {d.group(1) for b in body if (d := re.match(r"[ \t]*([A-Za-z_]\w{0,40})[ \t]*=(?!=)[^\n]*\b"
+                                                                     + re.escape(name) + r"\b", b)) and d.group(1) != name}
+        handed = any(re.search(_STEPS_WEIGHTS + r"[^\n]*\b(?:" + "|".join(map(re.escape, made)) + r")\b", b) for b in body)
+        reset = any(re.match(r"[ \t]*" + re.escape(name) + r"[ \t]*=(?!=)", b) and not _TREE_ADDS.match(b) for b in body)
+        if handed and not reset:
             return line.strip()
     return ""

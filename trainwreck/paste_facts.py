@@ -30,7 +30,7 @@ from .exp_limits import exp_overflow
 from .frozen_said import (dead_units_said, froze_after_jumps_said, one_output_untrained, units_alike_said, weights_frozen_said,
                           width_changes_nothing_said)
 from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALLED, accumulated_undivided,
-                                cleared_after, cleared_only_when, cleared_outside, clears, numpy_buffer_never_reset,
+                                cleared_after, cleared_only_when, cleared_outside, clears, jax_accumulator_never_reset, numpy_buffer_never_reset,
                                 optimizer_never_cleared, copy_cleared)
 from .gradient_norms import activations_grow_with_depth, gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
 from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, feature_scales_printed, per_item,
@@ -331,10 +331,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                 f"never {pair[0]}'s (no `{pair[0]}.zero_grad()` in the paste): each backward() adds to what "
                                 f"{pair[0]}'s parameters hold, so its every step applies the sum of all the gradients "
                                 "since the start")
-    elif went_wrong and (summed := numpy_buffer_never_reset(ev.prose)):
+    elif went_wrong and (summed := numpy_buffer_never_reset(ev.prose) or jax_accumulator_never_reset(ev.prose)):
         out["never-cleared"] = (f"the pasted loop sums each batch's gradient into its buffer (`{summed}`) and steps the "
-                                "weights with it on every batch, but sets the buffer to zero only outside that loop: "
-                                "each step applies the sum of every gradient since then")
+                                "weights with it, but sets the buffer to zero only outside that loop: each step applies "
+                                "the sum of every gradient since then")
     # (SGD's step, with momentum or without, grows with the gradient; Adam's, AdamW's, RMSprop's and Adagrad's divide
     # each gradient by its own running size, so a sum k times the mean steps about as the mean does -- with eps/k, and
     # a coupled weight decay k times weaker; factcheck_session37 item 1: RAdam's first steps and Adadelta are not so)
