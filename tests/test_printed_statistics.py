@@ -391,3 +391,18 @@ def test_a_jax_accumulator_never_set_back_inside_the_loop_is_never_cleared():
     unused = JAX_ACCUMULATOR.replace("apply_step(params, opt_state, mean_grads)", "apply_step(params, opt_state, grads)")
     for other in (reset, unused):
         assert jax_accumulator_never_reset(other) == "", other
+
+
+def test_a_nan_only_on_the_reporters_own_data_points_at_the_data():
+    """(s254/05) "Using torchgeo's EuroSAT I don't get this, only with my own tiles": the code ran elsewhere."""
+    from trainwreck.run_said import own_data_only
+
+    said = "Using torchgeo's EuroSAT I don't get this, only with my own tiles."
+    assert own_data_only(said) == "only with my own tiles"
+    curve = "".join(f"step {10 * i} train_loss={v}\n" for i, v in enumerate(
+        ["1.980", "1.140", "0.713", "0.586", "0.624", "nan", "nan", "nan"]))
+    assert weighed_parts(said + "\n" + curve, "WR-310")["own-data-only"] > 0
+    # beside a run that never went non-finite, denied, or asked: no fact
+    assert "own-data-only" not in weighed_parts(said + "\n" + curve.replace("nan", "0.5"), "WR-310")
+    for other in ("It does not happen not only with my own data.", "Does it only happen with my own data?"):
+        assert own_data_only(other) == "", other

@@ -81,7 +81,7 @@ SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one
               "first-layers", "activations-grow", "feature-scales", "nll-of-probabilities", "ctc-not-log-probabilities", "sigmoid-twice-printed",
               "clip-unengaged",
               "adaptive-rate-high", "std-unguarded", "std-nan-printed", "one-output", "weights-frozen", "rounded-away", "start-high", "accuracy-rose-said",
-              "early-jump", "no-warmup", "loop-unscaled", "update-discarded", "raw-targets-said", "target-size", "input-stats-nonfinite", "input-range", "classes-counted", "classes-short", "labels-past-outputs", "labels-past-classes",
+              "early-jump", "no-warmup", "loop-unscaled", "update-discarded", "raw-targets-said", "target-size", "input-stats-nonfinite", "input-range", "own-data-only", "classes-counted", "classes-short", "labels-past-outputs", "labels-past-classes",
               "masked-row-every-batch", "untrained-output-enormous", "width-no-effect", "inverse-unguarded",
               "dead-units", "units-alike", "item-std-unguarded", "norm-unguarded", "faster-start",
               "froze-after-jumps")

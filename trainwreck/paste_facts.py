@@ -48,7 +48,7 @@ from .optimizer_setup import RATE_CLIMBS, high_adaptive_rate, rate_rose
 from .rate_tried import broke_before_update, rate_zero_failed
 from .run_kind import IMAGE_TO_IMAGE, OTHER_TARGET, SUMMED, absolute_loss, linear_model
 from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_broke, loss_climb_said, order_moved_it,
-                       says_not_learning, untrained_output_enormous, untrained_output_nonfinite)
+                       own_data_only, says_not_learning, untrained_output_enormous, untrained_output_nonfinite)
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
 from .sentences import denied_before, sentences_only, told
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
@@ -236,9 +236,13 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                             "pass starts from did -- weights drawn too wide for their fan-in, or "
                                             "inputs on their raw scale")
     # (beside a run that went non-finite, or words that say it did)
-    if (ev.first_nonfinite is not None or "nan" in words or "inf" in words) \
-            and (stats := input_stats_nonfinite(ev.prose)):
+    nonfinite = ev.first_nonfinite is not None or "nan" in words or "inf" in words
+    if nonfinite and (stats := input_stats_nonfinite(ev.prose)):
         out["input-stats-nonfinite"] = stats
+    if nonfinite and (own := own_data_only(ev.prose)):
+        out["own-data-only"] = (f"the report says the failure shows only on its own data (\"{own}\"): the code and its "
+                                "settings ran without it elsewhere, so what differs is the data -- beside a nan, a value "
+                                "that data brings")
     merged = MERGED.search(ev.prose) if ev.first_nonfinite is not None or "nan" in words else None
     if merged:
         out["frames-merged"] = (f"the report merges tables into its data (\"{' '.join(merged.group(0).split())}\"): a row "

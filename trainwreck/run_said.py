@@ -621,3 +621,21 @@ def order_moved_it(text: str) -> str:
                 said = re.sub(r"(?i)^(?:and|but|while|whereas|yet)\s+", "", " ".join(clause.split()))
                 return said if len(said) <= 120 else said[:117] + "..."
     return ""
+
+
+# The run said to break only on the reporter's own data ("Using torchgeo's EuroSAT I don't get this, only with my own
+# tiles", "it only happens on my own dataset"): the code and the settings ran elsewhere, so what differs is the data --
+# beside a nan, a value the data brings. Not denied ("not only with my own data"), nor asked.
+OWN_DATA_ONLY = lazy_regex.compile(r"(?i)(?<!\bnot )\bonly\s+(?:happens\s+)?(?:with|on|for|in)\s+my\s+(?:own\s+)?"
+                                   r"(?:\w+\s+)?(?:data(?:sets?)?|tiles?|images?|files?|recordings?|csvs?|samples?|records?|"
+                                   r"corpus|texts?|audio|scans?|volumes?|videos?|clips?|logs?|tables?|parquets?)\b")
+
+
+def own_data_only(text: str) -> str:
+    """The words that say the failure shows only on the reporter's own data (OWN_DATA_ONLY), told; or ""."""
+    for sentence, end in sentences_and_ends(text):
+        if end == "?":
+            continue
+        if m := OWN_DATA_ONLY.search(sentence):
+            return " ".join(m.group(0).split())
+    return ""

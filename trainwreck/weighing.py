@@ -943,6 +943,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("adapted-nan", w.input_nan, W_SAID_HALF),
                                     ("frames-merged", w.input_nan, W_SAID_HALF),
                                     ("input-stats-nonfinite", w.input_nan, W_PRINTED),
+                                    ("own-data-only", w.input_nan, W_SAID_HALF),
                                     ("table-nan-unhandled", w.input_nan, W_SAID_HALF),
                                     ("softmax-floor", w.softmax_floor, W_PRINTED),
                                     ("minus-one-labels", w.unlabelled, W_SAID_HALF),
