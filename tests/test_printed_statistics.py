@@ -406,3 +406,31 @@ def test_a_nan_only_on_the_reporters_own_data_points_at_the_data():
     assert "own-data-only" not in weighed_parts(said + "\n" + curve.replace("nan", "0.5"), "WR-310")
     for other in ("It does not happen not only with my own data.", "Does it only happen with my own data?"):
         assert own_data_only(other) == "", other
+
+
+FRAUD = """config.yaml:
+learning_rate: 0.3
+tx = optax.adam(cfg.learning_rate)
+I counted how many hidden units ever fire: layer 1 all 128 are alive, but only 4 of the 64 units in layer 2 output anything non-zero.
+""" + "".join(f"step {10 * (i + 1)}  loss(avg10)={v}  max={m}\n" for i, (v, m) in enumerate([
+    ("8.9591", "78.566"), ("0.7346", "1.439"), ("0.2764", "0.422"), ("0.2794", "1.217"), ("0.1690", "0.425"),
+    ("0.1173", "0.327"), ("0.1510", "0.603"), ("0.1210", "0.219"), ("0.1077", "0.319"), ("0.0796", "0.111")]))
+
+
+def test_a_rate_set_in_a_yaml_config_and_a_layer_said_mostly_dead_are_a_run_gone_wrong():
+    """(s249/10) `loss(avg10)=8.96` is a loss with a qualifier; `learning_rate: 0.3` in the YAML beside
+    `optax.adam(cfg.learning_rate)` is Adam at 0.3; "only 4 of the 64 units ... output anything non-zero" is a layer
+    mostly dead, which no normal run has, whatever its curve did."""
+    from trainwreck.frozen_said import dead_units_said
+    from trainwreck.logscan import scan
+    import io
+
+    assert scan(io.BytesIO(FRAUD.encode()), "x.txt").count == 10
+    # (a validation's qualifier, or a call's arguments, is no training loss)
+    assert scan(io.BytesIO(b"loss(val)=0.5\nloss(val)=0.4\nloss(val)=0.3\n"), "x.txt").count == 0
+    d = diagnosis(FRAUD)
+    assert d.verdict != "normal" and d.matches[0].entry.id == "WR-220"
+    assert "Adam with a learning rate of 0.3" in d.matches[0].evidence[0]
+    assert dead_units_said(FRAUD) == "only 4 of the 64 units in layer 2 output anything non-zero"
+    # more than a quarter alive is no dead layer
+    assert dead_units_said("only 40 of the 64 units fire") == ""

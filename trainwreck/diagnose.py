@@ -1088,13 +1088,14 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     # masked, a logit printed past exp's limit -- or the entry's own check, done: the same run gone well in float32)
     names_one = shown or names or (top is not None and any(top.parts.get(k, 0.0) >= W_PRINTED for k in PRINTED_PROOF))
     # (nor normal where the words give what no normal run does -- the untrained model's loss far above a uniform guess,
-    # an accuracy that climbs on a loss that barely moves, one output for every input, weights that never change --
+    # an accuracy that climbs on a loss that barely moves, one output for every input, weights that never change, a
+    # layer's units said dead --
     # though words alone name no entry with confidence)
     # (one output for every input beside a training accuracy of 90% or more weighs for no entry, but no normal run
     # gives it either; nor does a pasted model whose sigmoid or softmax output goes to a loss that applies its own)
     unlike_normal = any(m.parts.get(k, 0) > 0 for m in d.matches
                         for k in ("start-high", "accuracy-rose-said", "one-output", "weights-frozen", "early-jump",
-                                  "faster-start", "froze-after-jumps", "pairing", "sigmoid-twice-printed")) \
+                                  "faster-start", "froze-after-jumps", "pairing", "sigmoid-twice-printed", "dead-units")) \
         or bool(one_output_said(d.evidence.prose))
     # (a normal whose answer is that one step's loss is noise accounts for a rise among finite values)
     # (not a curve that ends at its highest: a climb that kept going is no noise)

@@ -263,11 +263,24 @@ _DEAD_DENIED = lazy_regex.compile(r"(?i)\b(?:no|none\s+of|avoid\w*|prevent\w*|wi
                                   r"check(?:ed|ing)?\s+for|look(?:ed|ing)?\s+for|rul(?:e|ed)\s+out|fixed|because)\s+(?:\w+\s+){0,3}$")
 
 
+# ... or a count of those still alive, a quarter of a layer or fewer: "only 4 of the 64 units in layer 2 output anything
+# non-zero", "only 3 out of 128 neurons ever fire"
+FEW_ALIVE = lazy_regex.compile(r"(?i)\bonly\s+(?P<alive>\d{1,5})\s+(?:of|out\s+of)\s+(?:the\s+|my\s+)?(?P<all>\d{1,5})\s+"
+                               r"(?:hidden\s+)?(?:units|neurons|relus|channels|filters)\b[^.;\n]{0,40}?\b(?:ever\s+)?"
+                               r"(?:outputs?|fire|fires|activate|are\s+(?:non-?zero|alive|active)|give\s+(?:anything\s+)?non-?zero)\b"
+                               r"(?:\s+anything)?(?:\s+non-?zero)?")
+FEW_ALIVE_SHARE = 0.25
+
+
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
 def dead_units_said(prose: str) -> str:
-    """The words that say the network's hidden units are dead, or output 0 for every input, as written (lowercased);
-    or ""."""
-    return _first_told(DEAD_UNITS, prose, _DEAD_DENIED)
+    """The words that say the network's hidden units are dead, or output 0 for every input, or that few of a layer's
+    are not (FEW_ALIVE), as written (lowercased); or ""."""
+    if said := _first_told(DEAD_UNITS, prose, _DEAD_DENIED):
+        return said
+    few = next((m for m in FEW_ALIVE.finditer(told(prose)) if 0 < int(m.group("all"))
+                and int(m.group("alive")) <= FEW_ALIVE_SHARE * int(m.group("all"))), None)
+    return " ".join(few.group(0).split()) if few else ""
 
 
 # (one output that a nan made, said just after it: "once it is nan every knee is predicted as grade 0" -- the argmax of

@@ -91,7 +91,8 @@ def _rate_named(prose: str) -> tuple[re.Match, str] | None:
                              itertools.islice(OPTAX_NAMED.finditer(prose), 5)):
         last = re.escape(m.group("last"))
         given = [g.group(1) for g in itertools.islice(re.finditer(
-            r"(?<![\w.])(?:--)?" + last + r"(?:[ \t]*:[ \t]*(?:float|int))?[ \t]*(?:=[ \t]*|[ \t]+)"
+            # (set in code, `lr = 0.3`, on a command line, `--lr 0.3`, or in a YAML config, `learning_rate: 0.3`)
+            r"(?<![\w.])(?:--)?" + last + r"(?:[ \t]*:[ \t]*(?:float|int))?[ \t]*(?:=[ \t]*|:[ \t]+|[ \t]+)"
             r"((?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])(?![ \t]*[-+*/])", prose), 20)]
         scaled = re.search(r"(?<![\w.])" + last + r"[ \t]*=[ \t]*[\d.e-]+[ \t]*[-+*/]", prose)
         if given and not scaled and min(float(v) for v in given) >= HIGH_ADAPTIVE_AT:

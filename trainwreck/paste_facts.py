@@ -133,7 +133,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     went_wrong = sig.name != "healthy" or unjudged or bool(sig.enormous_start) or bool(start_high(ev)) \
         or bool(frozen_accuracy) \
         or loss_climb_said(ev.prose) \
-        or bool(gan_failure_said(ev.prose))
+        or bool(gan_failure_said(ev.prose)) \
+        or bool(dead_units_said(ev.prose))      # (a layer said dead is a run gone wrong, whatever its curve did)
     handed = nll_of_probabilities(ev)
     if handed:
         out["nll-of-probabilities"] = handed

@@ -72,7 +72,10 @@ def keyed(key: bytes, wrappers: bool = False, thousands: bool = False, arrows: b
     after = rb"(?!" + stop + rb"|[ \t]*(?:->|\xe2\x86\x92))" if arrows else rb"(?!" + stop + rb")"
     # a key that ends in a letter must end there: `loss1: 0.84` is another loss, not a loss of 1
     whole = rb"(?![A-Za-z0-9])" if key[-1:].isalnum() else b""
-    return re.compile(key + whole + between + rb"(" + number + rb")" + after)
+    # (a qualifier in brackets after the key: `loss(avg10)=8.96`, `loss (ema): 0.51` -- a word first, and not a
+    # validation's, `loss(val)`; nor a call's arguments, `loss(pred, y)`, whose comma it does not take)
+    qualified = rb"(?:[ \t]?\((?![^)\n]{0,16}(?:val|test|eval))[A-Za-z][\w ]{0,15}\))?"
+    return re.compile(key + whole + qualified + between + rb"(" + number + rb")" + after)
 
 
 def features(first: bytes) -> dict[str, bool]:
