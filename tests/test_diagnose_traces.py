@@ -1026,3 +1026,13 @@ def test_a_loss_below_zero_has_no_ratio_to_climb_by():
     # (and one rise, too small to be a jump, below zero is none: -1.77 then -1.71 is no rise of x0.96)
     one = "it 0 loss_C -1.772\nit 50 loss_C -1.708\nit 100 loss_C nan\n"
     assert "x0.96" not in " ".join(signature_of(scan(io.BytesIO(one.encode()), "log")).facts)
+
+
+def test_softmax_twice_under_adam_falls_to_its_floor_and_stalls_as_wr130_declares():
+    """WR-130's second signature: with Adam the loss comes down to log(1 + (C - 1)/e) and stops there. The snippet's
+    Adam run, every epoch of it, reads as a stall after a drop, the signature the entry declares as its second."""
+    wr130 = load_snippet("wr130_softmax_before_logits_loss")
+    losses = [float(v) for v in wr130.long_runs()["probs_adam"]["loss"]]
+    assert losses[-1] == pytest.approx(wr130.floor(), abs=0.02)
+    assert signature(losses).name == "stall-after-drop"
+    assert real_catalog().entries["WR-130"].also_trace == "stall-after-drop"

@@ -434,3 +434,25 @@ def test_a_rate_set_in_a_yaml_config_and_a_layer_said_mostly_dead_are_a_run_gone
     assert dead_units_said(FRAUD) == "only 4 of the 64 units in layer 2 output anything non-zero"
     # more than a quarter alive is no dead layer
     assert dead_units_said("only 40 of the 64 units fire") == ""
+
+
+EPD = """class EPDNet(nn.Module):
+    def __init__(self, d_in):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(d_in, 64), nn.ReLU(), nn.Linear(64, 1), nn.Sigmoid())
+criterion = nn.BCEWithLogitsLoss(pos_weight=torch.tensor([14.3]))
+optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+""" + "".join(f"ep {i:02d} | train {v} | val 1.12\n" for i, v in zip([*range(1, 11), 28, 29, 30], [
+    "1.2527", "1.1435", "1.1342", "1.1310", "1.1285", "1.1270", "1.1256", "1.1242", "1.1232", "1.1220", "1.1125",
+    "1.1124", "1.1121"]))
+
+
+def test_a_sigmoid_before_a_logits_loss_makes_a_stall_its_own_face():
+    """(s249/07) With Adam the loss comes down to the floor it cannot pass and stops: the stall after a drop is WR-130's
+    second signature where the paste shows the pairing, a whole curve's part, above the dead units' own stall."""
+    d = diagnosis(EPD)
+    assert d.signature.name == "stall-after-drop"
+    assert d.matches[0].entry.id == "WR-130" and d.matches[0].parts["curve"] == 3.0
+    assert not any(a.startswith("the loss curve does not look like this entry's") for a in d.matches[0].against)
+    # without the pairing, the stall is the dead units' signature
+    assert diagnosis(EPD.replace(", nn.Sigmoid()", "")).matches[0].entry.id != "WR-130"

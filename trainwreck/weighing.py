@@ -171,6 +171,9 @@ KERAS_REPAIRED = "and thus does not represent logits"
 # no lower loss was left to reach, stalled where probabilities handed over as logits must.
 FACT_FACES = {"accumulated-undivided": RATE_CLIMBS, "cleared-outside": RATE_CLIMBS,
               "softmax-floor": frozenset({"stall-after-drop"}),
+              # (a model whose output is already a probability, handed to a loss that applies its own: with Adam the loss
+              # comes down to the floor it cannot pass and stops there, WR-130's second signature)
+              "pairing": frozenset({"stall-after-drop"}),
               # (and a clip after the step leaves the run unclipped: an overshoot it was there to shorten, a jump or a
               # climb, is its own face -- not a nan a clip would not have stopped, a log of zero's or a bad batch's)
               "clip-after-step": RATE_CLIMBS | {"spike-then-recover"}}
@@ -348,6 +351,16 @@ def op_named(text: str, printed: str) -> str:
 def bare_op(op: str) -> str:
     """An op as the failure's own words name it: ExpBackward and TensorFlow's SqrtGrad are exp and sqrt."""
     return re.sub(r"(?:Backward|Grad)$", "", op).lower()
+
+
+def _curve_as_face(parts: dict[str, float], against: list[str], evidence: list[str], facts: list[str]) -> None:
+    """The curve counted as the face of a fact of the paste (FACT_FACES): a whole curve's part, after the fact, with
+    nothing said against the curve."""
+    # (the fact first, the curve it makes a face of after it, though the curve counted a part before)
+    parts.pop("curve", None)
+    parts["curve"] = W_CURVE
+    against[:] = [a for a in against if not a.startswith(CURVE_AGAINST)]
+    evidence[:] = [f for f in evidence if f not in facts] + facts
 
 
 def _message_weight(text: str, seen, entry: Entry, w: Weigher, weights: Weights, infs: tuple = ()) -> float:
@@ -1047,11 +1060,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             c.lr_tried == "delayed" or whole_loop_steps(c.ev.prose)):
         face = "never-cleared"
     if face and parts.get("curve", 0) < W_CURVE:
-        # (the fact first, the curve it makes a face of after it, though the curve counted a part before)
-        parts.pop("curve", None)
-        parts["curve"] = W_CURVE
-        against[:] = [a for a in against if not a.startswith(CURVE_AGAINST)]
-        evidence[:] = [f for f in evidence if f not in c.sig.facts] + c.sig.facts
+        _curve_as_face(parts, against, evidence, c.sig.facts)
     tried, sentence = c.precision_tried
     # WR-040's own check, done: the same run in full precision -- in a paste that shows half precision in use
     if tried and entry.id in w.precision and (c.half_shown or c.precision) and not c.half_denied:
@@ -1107,6 +1116,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                         f"says they do not change (\"{frozen}\"): a float16 weight takes no update smaller than half the "
                         "gap to the next float16 value in its direction (at 1.0, 2**-11 for a step up, 2**-12 for a step "
                         "down: about 0.0005 and 0.00024): the sum rounds back to the weight")
+    # (a pairing that nothing repairs, which makes the stall its face; Keras's own on TensorFlow may be repaired)
+    unrepaired = False
     dense = DENSE.findall(ev.prose) if entry.id in w.probabilities else []
     output = KERAS_OUTPUT.search(dense[-1]) if dense else None
     # (a softmax with a categorical cross-entropy, a sigmoid with a binary one: the pairings Keras expects)
@@ -1133,6 +1144,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             and (op.group("kind") == "sigmoid") == (output.group("act") == "sigmoid"):
         parts["pairing"] = W_SAID_HALF
         _not_held_against(parts, against)
+        unrepaired = True
         evidence.append(f"the pasted Keras model ends in a {output.group('act')} and the paste hands a loss to "
                         f"`{op.group(0)}`, which applies its own {output.group('act')} to what it is given as logits: "
                         "probabilities handed over as logits (TensorFlow's own op: nothing reads the logits the "
@@ -1141,6 +1153,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             and (ctc := KERAS_CTC.search(code_of(ev.prose))):
         parts["pairing"] = W_SAID_HALF
         _not_held_against(parts, against)
+        unrepaired = True
         evidence.append(f"the pasted Keras model ends in a softmax and its loss is Keras 3's CTC (`{ctc.group('ctc')}`), "
                         "whose predictions are logits (\"They should *not* be normalized via softmax.\"): its softmax is "
                         "applied to probabilities")
@@ -1160,6 +1173,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         # (handed to cross_entropy, probabilities raise nothing: the messages this entry declares are the other
         # pairing's, BCELoss's range check, so their absence says nothing here)
         _not_held_against(parts, against)
+        unrepaired = True
         returned = " ".join(out.group(0).split()).strip("`")
         # (a Sequential's last module as itself, without the comment and the brackets that close the Sequential)
         returned = module.group(0) if (module := re.match(r"nn\.\w+\([^()\n]{0,20}\)", returned)) else returned
@@ -1176,6 +1190,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     elif entry.id in w.probabilities and (predictor := box_predictor_probabilities(ev.prose)):
         parts["pairing"] = W_SAID_HALF
         _not_held_against(parts, against)
+        unrepaired = True
         evidence.append(f"the paste sets torchvision's box predictor to a module of its own (`{predictor[0]}`) whose "
                         f"class scores are a softmax's output (`{predictor[1]}`): torchvision's fastrcnn_loss hands them "
                         "to F.cross_entropy as class logits, which applies its own log-softmax: probabilities handed "
@@ -1183,10 +1198,14 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     elif entry.id in w.probabilities and (handed := distribution_on_probabilities(ev.prose)):
         parts["pairing"] = W_SAID_HALF
         _not_held_against(parts, against)
+        unrepaired = True
         evidence.append(f"the paste builds a distribution on probabilities given as its logits ({handed}): it "
                         "normalises its logits with its own log-softmax (log-sigmoid for a Bernoulli), so outputs in "
                         "[0, 1] come out nearly uniform and the likelihood stays near ln C, while the argmax, and the "
                         "accuracy, can still be right")
+    # (the pairing, read after the faces above, makes its own where nothing repairs it: FACT_FACES)
+    if unrepaired and c.sig.name in FACT_FACES["pairing"] and parts.get("curve", 0) < W_CURVE:
+        _curve_as_face(parts, against, evidence, c.sig.facts)
     if c.regressor and entry.id in w.probabilities:
         parts["task"] = -W_PRINTED
         against.append(f"{c.regressor}: a regression's run, and a regression hands its loss no probabilities")
