@@ -456,3 +456,30 @@ def test_a_sigmoid_before_a_logits_loss_makes_a_stall_its_own_face():
     assert not any(a.startswith("the loss curve does not look like this entry's") for a in d.matches[0].against)
     # without the pairing, the stall is the dead units' signature
     assert diagnosis(EPD.replace(", nn.Sigmoid()", "")).matches[0].entry.id != "WR-130"
+
+
+SCORECARD = """features = ["loan_amnt", "annual_inc", "fico_range_low", "int_rate", "dti", "revol_bal",
+            "revol_util", "open_acc", "total_acc", "emp_length_yrs", "inq_last_6mths", "term_months"]
+X_train = train[features].values.astype("float32")
+model = keras.Sequential([layers.Input(shape=(12,)), layers.Dense(64, activation="relu"),
+                          layers.Dense(1, activation="sigmoid")])
+model.compile(optimizer=keras.optimizers.Adam(1e-3), loss="binary_crossentropy", metrics=[keras.metrics.AUC(name="auc")])
+""" + "".join(f"Epoch {i + 1}/40\n375/375 [==============================] - 1s 3ms/step - loss: {v} - auc: 0.54\n"
+              for i, v in enumerate(["113.9183", "40.6354", "42.6483", "42.4939", "40.1151", "34.2752", "34.7198",
+                                     "37.7611", "14.3808", "13.7436", "13.2613", "12.9728"]))
+
+
+def test_keras_binary_crossentropy_starting_far_above_ln2_is_enormous_and_a_listed_money_column_is_raw():
+    """(s249/06) A Keras mean binary cross-entropy of 113.9 is 164 times ln 2: enormous for two classes; the columns
+    listed under a name, then selected with it, hold a loan amount fed as it is."""
+    from trainwreck.input_scaling import money_columns_fed
+
+    d = diagnosis(SCORECARD)
+    assert "ln 2 = 0.693 here (the paste names a binary cross-entropy), and this is 164 times that" in (
+        d.signature.enormous_start)
+    assert d.verdict != "normal" and d.matches[0].entry.id == "WR-330"
+    assert money_columns_fed(SCORECARD).startswith('`X_train = train[features].values.astype("float32")`, loan_amnt')
+    # scaled, or summed: no such reading
+    assert money_columns_fed(SCORECARD + "X_train = StandardScaler().fit_transform(X_train)\n") == ""
+    summed = SCORECARD.replace('loss="binary_crossentropy"', 'loss=keras.losses.BinaryCrossentropy(reduction="sum")')
+    assert "ln 2 = 0.693" not in diagnosis(summed).signature.enormous_start

@@ -90,7 +90,9 @@ ENORMOUS_MEAN_CE = 100.0
 # ... and, where the paste names its classes, ENORMOUS_PER_CLASS times ln K itself
 ENORMOUS_PER_CLASS = 10.0
 CROSS_ENTROPY = lazy_regex.compile(r"(?i)cross[ _-]?entropy|crossentropy|\bnll_?loss\b|\bF\.nll_loss\b")
-BINARY_CE = lazy_regex.compile(r"\bBCE(?:WithLogits)?Loss\b|\bbinary_cross_entropy(?:_with_logits)?\b|\bsigmoid_binary_cross_entropy\b")
+BINARY_CE = lazy_regex.compile(r"\bBCE(?:WithLogits)?Loss\b|\bbinary_cross_entropy(?:_with_logits)?\b|\bsigmoid_binary_cross_entropy\b|"
+                               # (Keras's, as a name or a class)
+                               r"\bbinary_crossentropy\b|\bBinaryCrossentropy\b")
 # (and Keras's Reduction.SUM, which TensorFlow Recommenders' Retrieval task takes by default: its loss is
 # `CategoricalCrossentropy(from_logits=True, reduction=tf.keras.losses.Reduction.SUM)` unless given one,
 # tensorflow_recommenders/tasks/retrieval.py -- a Retrieval built with no `loss=` of its own)
@@ -328,6 +330,10 @@ def signature_of(ev: Evidence) -> Signature:
     # says it computes: the bound ENORMOUS_MEAN_CE takes for any K, at this K -- 23.0 for ten)
     named = classes_named(ev.prose) if _accuracy_printed(ev) and CROSS_ENTROPY.search(ev.prose) \
         and not NOT_A_MEAN.search(ev.prose) else None
+    # (or a binary cross-entropy the paste names, printed as a tool's mean over the examples, Keras's: two classes, ln 2)
+    if named is None and ev.mean_loss and BINARY_CE.search(ev.prose) and not NOT_A_MEAN.search(ev.prose) \
+            and not LOSS_SUMMED.search(ev.prose):
+        named = (2, "the paste names a binary cross-entropy")
     if named and named[0] >= 2 and ENORMOUS_PER_CLASS * math.log(named[0]) < limit:
         limit = ENORMOUS_PER_CLASS * math.log(named[0])
     else:

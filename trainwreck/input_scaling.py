@@ -321,6 +321,7 @@ def targets_alone_scaled(prose: str) -> str:
 # (https://scikit-learn.org/1.5/modules/neural_networks_supervised.html#tips-on-practical-use). Only beside a network
 # the paste builds: a tree's splits do not care.
 # (a name's words, split at `_`, `-` and case changes: `annual_income`, `LoanAmount` -- not `parent`'s "rent")
+COLUMNS_LISTED = lazy_regex.compile(r"(?m)^[ \t]*(?P<list>[A-Za-z_]\w{0,30})[ \t]*=[ \t]*\[(?P<names>[ \t\n]*['\"][^\]]{1,600}?)\]")
 COLUMNS_SELECTED = lazy_regex.compile(r"(?m)^[^\n]{0,60}?\b\w{1,20}\[\[\s*(?P<names>['\"][^\]\n]{1,300}?)\]\][^\n]{0,60}")
 MONEY = frozenset("income salary wage wages amount balance price revenue cost spend spending sales rent debt loan "
                   "fare".split())
@@ -344,8 +345,13 @@ def money_columns_fed(prose: str) -> str:
     # (a network the paste builds: its layers, or scikit-learn's MLP)
     if not (LAYERS_BUILT.search(prose) or MLP_CALL.search(prose)) or ANY_SCALING.search(prose):
         return ""
-    for m in itertools.islice(COLUMNS_SELECTED.finditer(prose), 10):
-        names = re.findall(r"['\"]([^'\"\n]{1,40})['\"]", m.group("names"))
+    selections = [(m, m.group("names")) for m in itertools.islice(COLUMNS_SELECTED.finditer(prose), 10)]
+    # (or the columns listed under a name first, `features = ["loan_amnt", "annual_inc", ...]`, then `train[features]`)
+    for listed in itertools.islice(COLUMNS_LISTED.finditer(prose), 5):
+        if used := re.search(r"(?m)^[^\n]{0,60}?\b\w{1,20}\[\s*" + re.escape(listed.group("list")) + r"\s*\][^\n]{0,60}", prose):
+            selections.append((used, listed.group("names")))
+    for m, listed_names in selections:
+        names = re.findall(r"['\"]([^'\"\n]{1,40})['\"]", listed_names)
         money = [n for n in names if _words(n) & MONEY]
         made = re.match(r"[ \t]*([A-Za-z_]\w{0,30})[ \t]*=", m.group(0))
         divided = made and re.search(rf"(?m)^[^\n]*\b{re.escape(made.group(1))}\b[^\n]*/", prose[m.end():])

@@ -25,7 +25,7 @@ REGRESSION_WORDS = {"regression", "label"}
 # (not the word "accuracy": a regression compiled with metrics=['accuracy'] prints one, at 0)
 # (a dataset as the task, not as its statistics or its weights, which any backbone's inputs or start may borrow:
 # "normalized with the ImageNet mean/std", "ImageNet-pretrained", `weights="imagenet"`)
-CLASSIFIER = lazy_regex.compile(r"\b(?:softmax|log_?softmax|cross[ _-]?entropy\w*|crossentropy\w*|nll_?loss|classifier|"
+CLASSIFIER = lazy_regex.compile(r"\b(?:softmax|log_?softmax|cross[ _-]?entropy\w*|(?:binary_|categorical_)?crossentropy\w*|nll_?loss|classifier|"
                                 r"top-?[15])\b|" + as_task(r"mnist|cifar-?\d*|imagenet"), re.I)
 # ... a regression: its words, or one output unit (`Dense(1)`, `Linear(64, 1)`: a classifier has one per class, or
 # one sigmoid for two -- not a `Dense(1, activation='sigmoid')`, that one sigmoid, on its line before any comment)
