@@ -1,6 +1,8 @@
 """Questions about a behaviour that is expected: a NaN in a W&B history export that is a metric not logged at that
 step, a negative likelihood asked about beside a judgement asked in a question ("did something overflow?"), an eval
 loss a little above the training loss, a first loss of ln V for GPT-2's tokenizer, and a log-likelihood below zero."""
+import pytest
+
 from conftest import diagnosis
 
 
@@ -264,3 +266,27 @@ def test_a_yes_no_question_of_what_is_to_come_names_no_nan_printed():
         assert not FUTURE_FAILURE.search(printed.lower())
         assert diagnosis(said.replace("Is my run going to nan?", printed)).verdict != "normal", printed
     assert diagnosis(said.replace("Is my run going to nan?", "Then at step 900 the loss went nan. Why?")).verdict != "normal"
+
+
+def test_a_cross_entropy_against_soft_targets_has_the_targets_entropy_as_its_floor():
+    """(s248/09) H(p, q) = H(p) + KL(p || q): against a target distribution the loss falls only to the targets' own
+    entropy. Asked where the targets are soft (visit counts, a teacher's probabilities, smoothed labels) and the loss
+    is said to flatten above 0; not beside a nan."""
+    import math
+
+    from trainwreck.normals import normals_asked
+
+    name = "a cross-entropy against soft targets, which cannot fall below the targets' own entropy"
+    said = ("Policy target = normalised root visit counts, loss = cross entropy against log_softmax of the policy "
+            "logits. Everything I read says cross-entropy should go toward 0, but mine flattens out around 2.2.")
+    assert name in [n.name for n in normals_asked(said)]
+    # the decomposition it answers with: the cross-entropy less the entropy is the KL, never below 0
+    p, q = [0.5, 0.3, 0.2], [0.4, 0.4, 0.2]
+    cross = -sum(a * math.log(b) for a, b in zip(p, q))
+    entropy = -sum(a * math.log(a) for a in p)
+    assert cross - entropy == pytest.approx(sum(a * math.log(a / b) for a, b in zip(p, q))) and cross > entropy
+    # one-hot targets, or no floor said, or a nan: not this answer
+    for other in ("Targets are one-hot class labels; the cross entropy flattens out around 2.2.",
+                  "Policy target = normalised visit counts, cross entropy, the loss falls nicely.",
+                  said + " Then it went nan."):
+        assert name not in [n.name for n in normals_asked(other)], other

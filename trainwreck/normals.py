@@ -1325,6 +1325,26 @@ TOOL_ANSWERS = (
            # no base rate's entropy, which is below 0.33 up to 10% positives)
            unless=lambda text: _nonfinite_said(text) or _found(_AUC_AT_CHANCE, text)
            or _loss_above_rare(text)),
+    Normal("a cross-entropy against soft targets, which cannot fall below the targets' own entropy",
+           # (targets that are distributions -- MCTS visit counts, a teacher's probabilities, soft or smoothed labels,
+           # mixup's blends -- and the loss said to flatten above 0, or expected to reach it)
+           lazy_regex.compile(r"(?s)\A(?=.*(?:\bvisit[ _-]?counts?\b|\bsoft[ _-]?(?:targets?|labels?)\b|\bteacher'?s?\s+"
+                              r"(?:probabilit\w*|distribution|soft)\w*|\blabel[ _-]?smoothing\b|\bmixup\b|\bcutmix\b|"
+                              r"\btargets?\s+(?:is|are|=)\s+(?:the\s+)?(?:normali[sz]ed|a\s+distribution|probabilit)\w*))"
+                              r"(?=.*\bcross[ _-]?entropy\b|.*\bkl\b|.*\bnll\b)"
+                              r"(?=.*(?:\b(?:never|not|doesn't|does not|won't)\s+(?:gets?|go(?:es)?|fall\w*|drop\w*)\s+"
+                              r"(?:any\s+)?(?:below|under|lower|further|to\s+(?:0|zero))\b|\bflatten\w*\b|\bplateau\w*\b|"
+                              r"\bstuck\b|\btoward\s+0\b|\bgo\s+(?:to(?:ward)?\s+)?(?:0|zero)\b|\bfloor\b))"),
+           "the cross-entropy against a target distribution p splits into p's own entropy and the distance from p to "
+           "the model's q: H(p, q) = H(p) + KL(p || q), and the KL is never below 0, so the loss can fall only to H(p). "
+           "Targets that are one-hot have no entropy and the loss can approach 0; soft ones do not -- root visit counts "
+           "spread over many moves (more so with Dirichlet noise and a sampling temperature of 1), a teacher's "
+           "probabilities, smoothed labels, mixup's blends. A loss flat well above 0 can be all H(p), the model "
+           "matching its targets already; only the part above H(p) is the model's to win",
+           "the targets' own entropy, -sum p ln p averaged over the data, against the loss: what lies between the two "
+           "is the KL that training can still lower",
+           explains_plateau=True,
+           unless=lambda text: _nonfinite_said(text)),
     Normal("fastai's fit_one_cycle, whose rate rises before it falls",
            # (the one-cycle schedule named, and the rate said to go up)
            lazy_regex.compile(r"(?s)\A(?=.*(?<!replaced )(?<!instead of )(?<!switched from )(?<!not )\bfit_one_cycle\b)"
