@@ -483,3 +483,22 @@ def test_keras_binary_crossentropy_starting_far_above_ln2_is_enormous_and_a_list
     assert money_columns_fed(SCORECARD + "X_train = StandardScaler().fit_transform(X_train)\n") == ""
     summed = SCORECARD.replace('loss="binary_crossentropy"', 'loss=keras.losses.BinaryCrossentropy(reduction="sum")')
     assert "ln 2 = 0.693" not in diagnosis(summed).signature.enormous_start
+
+
+JETSON = """    model = model.half().cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=1e-4, momentum=0.9)
+I compared the head before and after: 99.6% of the weights are bit-identical after 3 epochs.
+""" + "".join(f"[ep {i // 5}] it {50 * (i % 5)}/212 loss {v}\n" for i, v in enumerate(
+    ["1.7725", "1.8086", "1.7402", "1.7900", "1.7539", "1.7959", "1.7461", "1.8027", "1.7617", "1.7852", "1.7725",
+     "1.7539"]))
+
+
+def test_float16_weights_that_do_not_change_make_a_flat_loss_their_face():
+    """(s250/03) Weights held in float16 and said not to change: updates below half the gap to the next float16 value
+    round back to the weight, and a network that takes no update leaves its loss where it started -- the plateau is
+    that face, a whole curve's part."""
+    d = diagnosis(JETSON)
+    assert d.signature.name == "plateau-from-start"
+    assert d.matches[0].entry.id == "WR-040" and d.matches[0].parts["curve"] == 3.0
+    # float32 weights said not to change are another story
+    assert diagnosis(JETSON.replace("model.half().cuda()", "model.cuda()")).matches[0].entry.id != "WR-040"

@@ -174,6 +174,8 @@ FACT_FACES = {"accumulated-undivided": RATE_CLIMBS, "cleared-outside": RATE_CLIM
               # (a model whose output is already a probability, handed to a loss that applies its own: with Adam the loss
               # comes down to the floor it cannot pass and stops there, WR-130's second signature)
               "pairing": frozenset({"stall-after-drop"}),
+              # (and weights that take no update, float16's rounding them away, leave the loss where it started)
+              "rounded-away": frozenset({"plateau-from-start"}),
               # (and a clip after the step leaves the run unclipped: an overshoot it was there to shorten, a jump or a
               # climb, is its own face -- not a nan a clip would not have stopped, a log of zero's or a bad batch's)
               "clip-after-step": RATE_CLIMBS | {"spike-then-recover"}}
@@ -1203,8 +1205,10 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                         "normalises its logits with its own log-softmax (log-sigmoid for a Bernoulli), so outputs in "
                         "[0, 1] come out nearly uniform and the likelihood stays near ln C, while the argmax, and the "
                         "accuracy, can still be right")
-    # (the pairing, read after the faces above, makes its own where nothing repairs it: FACT_FACES)
-    if unrepaired and c.sig.name in FACT_FACES["pairing"] and parts.get("curve", 0) < W_CURVE:
+    # (the pairing and the rounding, read after the faces above, make their own -- the pairing where nothing repairs it:
+    # FACT_FACES)
+    if (unrepaired and c.sig.name in FACT_FACES["pairing"] or parts.get("rounded-away", 0) > 0
+            and c.sig.name in FACT_FACES["rounded-away"]) and parts.get("curve", 0) < W_CURVE:
         _curve_as_face(parts, against, evidence, c.sig.facts)
     if c.regressor and entry.id in w.probabilities:
         parts["task"] = -W_PRINTED
