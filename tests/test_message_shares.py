@@ -5,11 +5,19 @@ from conftest import weighed_parts
 ANOMALY = "RuntimeError: Function 'BinaryCrossEntropyWithLogitsBackward0' returned nan values in its 0th output.\n"
 
 
+EXP_IN_THE_MODEL = "        w = torch.exp(scores / self.t)\n        att = w / w.sum(dim=-1, keepdim=True)\n"
+
+
 def test_the_losss_backward_node_is_shared_by_every_entry_that_shows_it():
-    shares = {i: weighed_parts(ANOMALY, i).get("messages", 0.0) for i in ("WR-020", "WR-070", "WR-310", "WR-050")}
-    # WR-310's and WR-070's own example, and WR-020's further instance (an overflow inside the model): a third each
+    shares = {i: weighed_parts(EXP_IN_THE_MODEL + ANOMALY, i).get("messages", 0.0)
+              for i in ("WR-020", "WR-070", "WR-310", "WR-050")}
+    # WR-310's and WR-070's own example, and WR-020's further instance (an overflow inside the model, its exp shown):
+    # a third each
     assert shares["WR-020"] == shares["WR-070"] == shares["WR-310"] > 0
     assert shares["WR-050"] == 0.0          # its page shows other ops
+    # with no construct of the code shown, the node alone is the entries' whose own example it is (code_review_s71b 16)
+    alone = {i: weighed_parts(ANOMALY, i).get("messages", 0.0) for i in ("WR-020", "WR-070", "WR-310")}
+    assert alone["WR-020"] == 0.0 and alone["WR-070"] == alone["WR-310"] > 0
     # an op only one entry's example names stays that entry's alone
     sqrt = ANOMALY.replace("BinaryCrossEntropyWithLogitsBackward0", "SqrtBackward0")
     assert weighed_parts(sqrt, "WR-050")["messages"] > 0 and "messages" not in weighed_parts(sqrt, "WR-020")

@@ -272,21 +272,18 @@ def test_a_cross_entropy_against_soft_targets_has_the_targets_entropy_as_its_flo
     """(s248/09) H(p, q) = H(p) + KL(p || q): against a target distribution the loss falls only to the targets' own
     entropy. Asked where the targets are soft (visit counts, a teacher's probabilities, smoothed labels) and the loss
     is said to flatten above 0; not beside a nan."""
-    import math
-
     from trainwreck.normals import normals_asked
 
     name = "a cross-entropy against soft targets, which cannot fall below the targets' own entropy"
     said = ("Policy target = normalised root visit counts, loss = cross entropy against log_softmax of the policy "
             "logits. Everything I read says cross-entropy should go toward 0, but mine flattens out around 2.2.")
     assert name in [n.name for n in normals_asked(said)]
-    # the decomposition it answers with: the cross-entropy less the entropy is the KL, never below 0
-    p, q = [0.5, 0.3, 0.2], [0.4, 0.4, 0.2]
-    cross = -sum(a * math.log(b) for a, b in zip(p, q))
-    entropy = -sum(a * math.log(a) for a in p)
-    assert cross - entropy == pytest.approx(sum(a * math.log(a / b) for a, b in zip(p, q))) and cross > entropy
-    # one-hot targets, or no floor said, or a nan: not this answer
-    for other in ("Targets are one-hot class labels; the cross entropy flattens out around 2.2.",
+    # answered as normal where nothing else in the report says the run broke
+    assert answers(said)[:1] == [name]
+    # the words ruling the soft targets out, no floor said, or a nan: not this answer (code_review_s71b 15)
+    for other in ("I train without mixup or label smoothing, plain one-hot labels and cross entropy. The training loss "
+                  "flattens out around 1.1. Shouldn't it go to 0?",
+                  "No label smoothing, no mixup, just hard labels; the cross entropy flattens out around 1.1.",
                   "Policy target = normalised visit counts, cross entropy, the loss falls nicely.",
                   said + " Then it went nan."):
         assert name not in [n.name for n in normals_asked(other)], other

@@ -502,3 +502,52 @@ def test_float16_weights_that_do_not_change_make_a_flat_loss_their_face():
     assert d.matches[0].entry.id == "WR-040" and d.matches[0].parts["curve"] == 3.0
     # float32 weights said not to change are another story
     assert diagnosis(JETSON.replace("model.half().cuda()", "model.cuda()")).matches[0].entry.id != "WR-040"
+
+
+def test_review_s71b_misreadings_stay_fixed():
+    """code_review_s71b: own data said in a belief, a config, a log or with no failure (7); the common phrasings (8);
+    a dev or one batch's qualified loss (9); a few units that output 0 or NaN, a sparse layer by design, a hypothetical,
+    a denial, a state left (10, 11); a tuple that resets a JAX accumulator and its other spellings (5, 6); a VAE's
+    scaled binary cross-entropy (13); a list of the targets' columns (14); a stall well above the softmax floor (12)."""
+    import io
+
+    from trainwreck.frozen_said import dead_units_said
+    from trainwreck.gradient_clearing import jax_accumulator_never_reset
+    from trainwreck.input_scaling import money_columns_fed
+    from trainwreck.logscan import scan
+    from trainwreck.run_said import own_data_only
+
+    for other in ("At first I thought it was only with my own data, but it happens on CIFAR-10 too.",
+                  "The learning rate is set only in my config file, nowhere else.",
+                  "The nan shows only in my logs; TensorBoard's curve is fine.",
+                  "I trained only on my own images, about 2000 of them."):
+        assert own_data_only(other) == "", other
+    for said in ("It works on CIFAR-10 but gives nan on my own dataset.", "The problem only occurs with my own data.",
+                 "It only fails on my dataset."):
+        assert own_data_only(said), said
+    dev = b"".join(b"epoch %d loss(train)=%.3f loss(dev)=%.3f\n" % (i, 2.3 / i, 1.5 + 0.1 * i) for i in range(1, 6))
+    assert scan(io.BytesIO(dev), "x.txt").head[:3] == [2.3, 1.15, 0.767]
+    two = b"".join(b"iter %d | loss(batch)=%.3f | loss(avg100)=%.3f\n" % (100 * i, 4.0 + i % 2, 5.0 - 0.1 * i)
+                   for i in range(1, 6))
+    assert scan(io.BytesIO(two), "x.txt").head[:3] == [4.9, 4.8, 4.7]
+    for other in ("only 3 of the 128 neurons output exactly 0 on every input, the rest are fine.",
+                  "only 2 of the 64 channels output NaN after the first epoch",
+                  "Only 5 of the 512 units fire for any given image, which is normal for a sparse autoencoder.",
+                  "If only 4 of the 64 units fire, the layer has almost no capacity.",
+                  "Before adding BatchNorm only 4 of the 64 units output anything non-zero; now all 64 are active."):
+        assert dead_units_said(other) == "", other
+    line = "acc_grads = jax.tree_util.tree_map(lambda a, g: a + g, acc_grads, grads)"
+    for spelled in ("acc_grads = jax.tree_map(lambda a, g: a + g, acc_grads, grads)",
+                    "acc_grads = tree_map(jnp.add, acc_grads, grads)", "acc_grads = optax.tree_utils.tree_add(acc_grads, grads)"):
+        assert jax_accumulator_never_reset(JAX_ACCUMULATOR.replace(line, spelled)), spelled
+    tuple_reset = JAX_ACCUMULATOR.replace("params, opt_state = apply_step(", "params, opt_state, acc_grads = apply_step(")
+    assert jax_accumulator_never_reset(tuple_reset) == ""
+    vae = SCORECARD.replace('loss="binary_crossentropy"', "loss=vae_loss") + \
+        "xent_loss = original_dim * keras.losses.binary_crossentropy(x, x_decoded_mean)\n"
+    assert "ln 2 = 0.693" not in diagnosis(vae).signature.enormous_start
+    targets = SCORECARD.replace("features = [", "targets = [").replace("train[features]", "train[targets]")
+    assert money_columns_fed(targets) == ""
+    # a stall at 1.95 over ten classes is 33% above the floor 1.4612: not the pairing's face
+    above = EPD.replace("nn.Sigmoid()", "nn.Softmax(dim=1)").replace("BCEWithLogitsLoss(pos_weight=torch.tensor([14.3]))",
+                                                                    "CrossEntropyLoss()  # 10 classes")
+    assert diagnosis(above).matches[0].parts.get("curve", 0) < 3.0 or diagnosis(above).matches[0].entry.id != "WR-130"

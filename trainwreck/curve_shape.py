@@ -93,6 +93,8 @@ CROSS_ENTROPY = lazy_regex.compile(r"(?i)cross[ _-]?entropy|crossentropy|\bnll_?
 BINARY_CE = lazy_regex.compile(r"\bBCE(?:WithLogits)?Loss\b|\bbinary_cross_entropy(?:_with_logits)?\b|\bsigmoid_binary_cross_entropy\b|"
                                # (Keras's, as a name or a class)
                                r"\bbinary_crossentropy\b|\bBinaryCrossentropy\b")
+KERAS_BCE_COMPILED = lazy_regex.compile(r"\bloss\s*=\s*(?:['\"]binary_crossentropy['\"]|(?:tf\.)?(?:keras\.)?(?:losses\.)?"
+                                        r"BinaryCrossentropy\()")
 # (and Keras's Reduction.SUM, which TensorFlow Recommenders' Retrieval task takes by default: its loss is
 # `CategoricalCrossentropy(from_logits=True, reduction=tf.keras.losses.Reduction.SUM)` unless given one,
 # tensorflow_recommenders/tasks/retrieval.py -- a Retrieval built with no `loss=` of its own)
@@ -263,6 +265,10 @@ def _examples_averaged(prose: str) -> tuple[int, int]:
         int(logged.group(1)) if logged else HF_LOGGING_STEPS if said.group("trainer") else 1)
 
 
+# A Hugging Face model made for classification, whose loss is the cross-entropy over its labels
+CLASSIFICATION_MODEL = lazy_regex.compile(r"\b\w+For(?:Image|Sequence|Audio|Token)?Classification\b")
+
+
 def _no_warmup_jump(ev: Evidence, first: float) -> tuple[float, int, bool]:
     """The rise over the first value that makes a jump in a run without warmup: NO_WARMUP_JUMP times it, or, where the
     first value is ln C for the classes or the vocabulary the paste names (a uniform guess: a cross-entropy at its
@@ -283,7 +289,10 @@ def _no_warmup_jump(ev: Evidence, first: float) -> tuple[float, int, bool]:
     # (or a first value a little above it, within half the jump: a mean over the first logging window -- Hugging Face's
     # first `{'loss': ...}` averages its first logging_steps -- that the first steps already raised; the bar is the
     # same, UNIFORM_JUMP nats above the uniform guess)
-    below = not start and 0 < first < math.log(named[0]) + UNIFORM_JUMP / 2
+    # (only for a cross-entropy over those classes: not a detector's sum of losses, whose total is no uniform guess)
+    window = math.log(named[0]) + (UNIFORM_JUMP / 2 if CROSS_ENTROPY.search(ev.prose) or CLASSIFICATION_MODEL.search(ev.prose)
+                                   else 0.0)
+    below = not start and 0 < first < window
     ratio = (first + UNIFORM_JUMP) / first if start else (math.log(named[0]) + UNIFORM_JUMP) / first if below else 0
     if not ratio or ratio >= NO_WARMUP_JUMP:
         return NO_WARMUP_JUMP, 0, False
@@ -330,8 +339,9 @@ def signature_of(ev: Evidence) -> Signature:
     # says it computes: the bound ENORMOUS_MEAN_CE takes for any K, at this K -- 23.0 for ten)
     named = classes_named(ev.prose) if _accuracy_printed(ev) and CROSS_ENTROPY.search(ev.prose) \
         and not NOT_A_MEAN.search(ev.prose) else None
-    # (or a binary cross-entropy the paste names, printed as a tool's mean over the examples, Keras's: two classes, ln 2)
-    if named is None and ev.mean_loss and BINARY_CE.search(ev.prose) and not NOT_A_MEAN.search(ev.prose) \
+    # (or a binary cross-entropy the paste compiles, printed as a tool's mean over the examples, Keras's: two classes, ln 2)
+    # (the loss compiled, itself: not one a custom loss scales, a VAE's `original_dim * binary_crossentropy(...)`)
+    if named is None and ev.mean_loss and KERAS_BCE_COMPILED.search(ev.prose) and not NOT_A_MEAN.search(ev.prose) \
             and not LOSS_SUMMED.search(ev.prose):
         named = (2, "the paste names a binary cross-entropy")
     if named and named[0] >= 2 and ENORMOUS_PER_CLASS * math.log(named[0]) < limit:

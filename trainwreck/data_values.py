@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from .breaking_constructs import line_from
+from .breaking_constructs import code_of, line_from
 from .class_count import CLASS_COUNT
 from .code_blocks import block_under, indent
 from .sentences import denied_before, sentence_around, told
@@ -323,12 +323,16 @@ DIVIDED_255 = lazy_regex.compile(_DIVIDED + r"|ToTensor")
 # RegNet (tf.keras) one in its stem. The others build none (checked on Keras 3.15.1,
 # tests/test_frameworks_keras_applications.py) and take what their preprocess_input makes: in "tf" mode, [-1, 1]
 # (MobileNet, MobileNetV2, Xception, InceptionV3, ResNetV2, NASNet), in "torch" mode x / 255 less ImageNet's mean over
-# its std (DenseNet) -- 0 to 255 fed as it comes is 127.5 times too wide for them
+# its std (DenseNet, -2.12 to 2.64) -- 0 to 255 fed as it comes is 127.5 times too wide for the first, about 54 times
+# for the second
 # (keras/src/applications/mobilenet_v2.py and the others at v3.15.1, each `imagenet_utils.preprocess_input(...,
 # mode=...)`). ResNet50 and VGG take "caffe" mode, 0 to 255 less the mean of each channel: the range they expect, so
 # they are not read here.
 SCALES_ITSELF = lazy_regex.compile(r"(?i)\b(?:efficientnet\w*|convnext\w*|regnet\w*|mobilenet_?v3\w*)\b")
 APPLICATION_NAMED = lazy_regex.compile(r"(?i)\b(?:mobilenet(?:_?v2)?|xception|inception\w*|resnet\d*_?v2|nasnet\w*|densenet\w*)\b")
+# (the model as its class is named, `InceptionV3(`, rather than its module, `inception_v3.`)
+APPLICATION_CALLED = lazy_regex.compile(r"\b(?:MobileNet(?:V2)?|Xception|Inception\w*|ResNet\d*V2|NASNet\w*|DenseNet\d*)(?=\()")
+PREPROCESSING_OFF = lazy_regex.compile(r"\binclude_preprocessing\s*=\s*False\b")
 CAFFE_MODE = lazy_regex.compile(r"(?i)\b(?:resnet(?:50|101|152)?(?!\d*_?v2)\b|vgg\d+)")
 
 
@@ -336,12 +340,18 @@ def keras_directory_unscaled(prose: str) -> str:
     """Where the paste trains on images loaded by image_dataset_from_directory (KERAS_DIRECTORY) and scales them nowhere
     (no division, no Rescaling, no preprocess_input): the keras.applications model it names that takes no such input
     (see SCALES_ITSELF), or "the model's own layers" where it shows them and names no application; else ""."""
+    # (the models the code builds, not ones the words mention: "with VGG16 it trains fine")
+    code = code_of(prose)
     if not any(not EVALUATION_SET.match(m.group("name").strip()) for m in KERAS_DIRECTORY.finditer(prose)) \
-            or DIVIDED_255.search(prose) or SCALES_ITSELF.search(prose):
+            or DIVIDED_255.search(prose):
         return ""
-    if KERAS_APPLICATION.search(prose):
-        named = APPLICATION_NAMED.search(prose)
-        return named.group(0) if named and not CAFFE_MODE.search(prose) else ""
+    if (itself := SCALES_ITSELF.search(code)) and not PREPROCESSING_OFF.search(code):
+        return ""
+    if itself:          # (include_preprocessing=False: that model builds none either)
+        return itself.group(0)
+    if KERAS_APPLICATION.search(code):
+        named = APPLICATION_CALLED.search(code) or APPLICATION_NAMED.search(code)
+        return named.group(0) if named and not CAFFE_MODE.search(code) else ""
     return "the model's own layers" if KERAS_LAYERS_SHOWN.search(prose) else ""
 
 

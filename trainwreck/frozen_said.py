@@ -265,10 +265,14 @@ _DEAD_DENIED = lazy_regex.compile(r"(?i)\b(?:no|none\s+of|avoid\w*|prevent\w*|wi
 
 # ... or a count of those still alive, a quarter of a layer or fewer: "only 4 of the 64 units in layer 2 output anything
 # non-zero", "only 3 out of 128 neurons ever fire"
+# (what the few do is live: output anything or something non-zero, fire, activate -- not "output exactly 0", "output
+# NaN"; not a sparse layer said to be so by design, a hypothetical, a denial, or a state the report says it left)
 FEW_ALIVE = lazy_regex.compile(r"(?i)\bonly\s+(?P<alive>\d{1,5})\s+(?:of|out\s+of)\s+(?:the\s+|my\s+)?(?P<all>\d{1,5})\s+"
                                r"(?:hidden\s+)?(?:units|neurons|relus|channels|filters)\b[^.;\n]{0,40}?\b(?:ever\s+)?"
-                               r"(?:outputs?|fire|fires|activate|are\s+(?:non-?zero|alive|active)|give\s+(?:anything\s+)?non-?zero)\b"
-                               r"(?:\s+anything)?(?:\s+non-?zero)?")
+                               r"(?:outputs?\s+(?:anything(?:\s+(?:non-?zero|at\s+all))?|(?:something\s+)?non-?zero)|fire|fires|activate|"
+                               r"are\s+(?:non-?zero|alive|active)|give\s+(?:anything\s+)?non-?zero)\b")
+FEW_ALIVE_NOT_NOW = lazy_regex.compile(r"(?i)\b(?:if|not that|no,|before|used to|previously|earlier|had been|fixed|now all|"
+                                       r"expected|normal|by design|sparse|l1)\b")
 FEW_ALIVE_SHARE = 0.25
 
 
@@ -278,9 +282,14 @@ def dead_units_said(prose: str) -> str:
     are not (FEW_ALIVE), as written (lowercased); or ""."""
     if said := _first_told(DEAD_UNITS, prose, _DEAD_DENIED):
         return said
-    few = next((m for m in FEW_ALIVE.finditer(told(prose)) if 0 < int(m.group("all"))
-                and int(m.group("alive")) <= FEW_ALIVE_SHARE * int(m.group("all"))), None)
-    return " ".join(few.group(0).split()) if few else ""
+    text = told(prose)
+    for m in itertools.islice(FEW_ALIVE.finditer(text), 5):
+        start, end = sentence_around(text, m.start(), m.end(), stops=".;\n")
+        if 0 < int(m.group("all")) and int(m.group("alive")) <= FEW_ALIVE_SHARE * int(m.group("all")) \
+                and not FEW_ALIVE_NOT_NOW.search(text, start, end) and not _DEAD_DENIED.search(text, max(0, m.start() - 40),
+                                                                                                m.start()):
+            return " ".join(m.group(0).split())
+    return ""
 
 
 # (one output that a nan made, said just after it: "once it is nan every knee is predicted as grade 0" -- the argmax of

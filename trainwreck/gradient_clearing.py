@@ -396,9 +396,13 @@ _MAY_CLEAR = lazy_regex.compile(r"(?i)\b\w*(?:reset|clear|zero_?grad)\w*\(")
 # loop that steps the weights with it (optax's update or apply_updates, or a step function handed it or a name made
 # from it), where nothing in that loop sets it back (`acc = tree_map(jnp.zeros_like, ...)`): each step applies the sum of
 # every gradient since the start
-_TREE_ADDS = lazy_regex.compile(r"^(?P<ind>[ \t]*)(?P<g>[A-Za-z_]\w{0,40})[ \t]*=[ \t]*(?:jax\.)?tree(?:_util)?\.(?:tree_)?map\("
-                                r"[ \t]*lambda[ \t]+(?P<a>\w+)[ \t]*,[ \t]*(?P<b>\w+)[ \t]*:[ \t]*(?P=a)[ \t]*\+[ \t]*(?P=b)[ \t]*,"
-                                r"[ \t]*(?P=g)[ \t]*,")
+# (tree_map in each of its spellings -- jax.tree.map, jax.tree_util.tree_map, the older jax.tree_map, a bare imported
+# tree_map -- with an adding function, or optax's own tree_add)
+_TREE_ADDS = lazy_regex.compile(r"^(?P<ind>[ \t]*)(?P<g>[A-Za-z_]\w{0,40})[ \t]*=[ \t]*(?:"
+                                r"(?:(?:jax\.)?tree(?:_util)?\.(?:tree_)?map|jax\.tree_map|(?<![\w.])tree_map)\([ \t]*"
+                                r"(?:lambda[ \t]+(?P<a>\w+)[ \t]*,[ \t]*(?P<b>\w+)[ \t]*:[ \t]*(?P=a)[ \t]*\+[ \t]*(?P=b)|"
+                                r"jnp\.add|operator\.add)[ \t]*,[ \t]*(?P=g)[ \t]*,|"
+                                r"optax\.tree_utils\.tree_add\([ \t]*(?P=g)[ \t]*,)")
 _STEPS_WEIGHTS = r"(?:\.update\(|apply_updates\(|apply_step\(|apply_gradients\(|train_step\(|\bupdate_step\()"
 
 
@@ -476,7 +480,10 @@ def jax_accumulator_never_reset(prose: str) -> str:
         made = {name} | {d.group(1) for b in body if (d := re.match(r"[ \t]*([A-Za-z_]\w{0,40})[ \t]*=(?!=)[^\n]*\b"
                                                                      + re.escape(name) + r"\b", b)) and d.group(1) != name}
         handed = any(re.search(_STEPS_WEIGHTS + r"[^\n]*\b(?:" + "|".join(map(re.escape, made)) + r")\b", b) for b in body)
-        reset = any(re.match(r"[ \t]*" + re.escape(name) + r"[ \t]*=(?!=)", b) and not _TREE_ADDS.match(b) for b in body)
+        # (set back by a plain assignment, or as one of a tuple's targets: `params, opt_state, acc = apply_step(...)`,
+        # JAX's own way, whose step returns the zeros)
+        reset = any(re.match(r"[ \t]*\(?[ \t]*(?:[\w.]+[ \t]*,[ \t]*)*" + re.escape(name) + r"[ \t]*(?:,[ \t]*[\w.]+[ \t]*)*\)?"
+                             r"[ \t]*=(?!=)", b) and not _TREE_ADDS.match(b) for b in body)
         if handed and not reset:
             return line.strip()
     return ""

@@ -347,13 +347,18 @@ def money_columns_fed(prose: str) -> str:
         return ""
     selections = [(m, m.group("names")) for m in itertools.islice(COLUMNS_SELECTED.finditer(prose), 10)]
     # (or the columns listed under a name first, `features = ["loan_amnt", "annual_inc", ...]`, then `train[features]`)
+    # (not a list of the targets': its own name, or the name the selection is assigned to, a target's)
     for listed in itertools.islice(COLUMNS_LISTED.finditer(prose), 5):
+        if re.search(r"(?i)target|label|\by\b|_y\b|\by_", listed.group("list")):
+            continue
         if used := re.search(r"(?m)^[^\n]{0,60}?\b\w{1,20}\[\s*" + re.escape(listed.group("list")) + r"\s*\][^\n]{0,60}", prose):
             selections.append((used, listed.group("names")))
     for m, listed_names in selections:
         names = re.findall(r"['\"]([^'\"\n]{1,40})['\"]", listed_names)
         money = [n for n in names if _words(n) & MONEY]
         made = re.match(r"[ \t]*([A-Za-z_]\w{0,30})[ \t]*=", m.group(0))
+        if made and (SCALED_TARGETS.fullmatch(made.group(1)) or SCALED_TARGETS.fullmatch(made.group(1).split("_")[0])):
+            continue
         divided = made and re.search(rf"(?m)^[^\n]*\b{re.escape(made.group(1))}\b[^\n]*/", prose[m.end():])
         if len(names) >= 2 and money and not NOT_A_NETWORK.search(m.group(0)) and not divided:
             line = " ".join(m.group(0).split())

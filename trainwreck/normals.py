@@ -1010,6 +1010,10 @@ _SIGNIFICANT = lazy_regex.compile(r"[1-9]\d*\.?\d*$")
 NATS_AS_BITS_NEAR = 0.03
 
 
+SOFT_TARGETS_DENIED = lazy_regex.compile(r"(?i)\b(?:without|no|not using|w/o)\s+(?:any\s+)?(?:mixup|cutmix|label[ _-]?smoothing|"
+                                         r"soft[ _-]?(?:targets?|labels?))|\bone[- ]hot\b|\bhard\s+labels?\b")
+
+
 def nats_as_bits(text: str) -> str:
     """A number the text gives that is a figure it gives in bits times ln 2, within NATS_AS_BITS_NEAR ("2.0476" beside
     "2.92 bits/dim": 2.0476 / ln 2 = 2.954), as "y / ln 2 = y' against x bits"; or ""."""
@@ -1344,7 +1348,8 @@ TOOL_ANSWERS = (
            "the targets' own entropy, -sum p ln p averaged over the data, against the loss: what lies between the two "
            "is the KL that training can still lower",
            explains_plateau=True,
-           unless=lambda text: _nonfinite_said(text)),
+           # (not where the words rule the soft targets out: "without mixup or label smoothing, plain one-hot labels")
+           unless=lambda text: _nonfinite_said(text) or _found(SOFT_TARGETS_DENIED, text)),
     Normal("fastai's fit_one_cycle, whose rate rises before it falls",
            # (the one-cycle schedule named, and the rate said to go up)
            lazy_regex.compile(r"(?s)\A(?=.*(?<!replaced )(?<!instead of )(?<!switched from )(?<!not )\bfit_one_cycle\b)"

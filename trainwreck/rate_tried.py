@@ -125,10 +125,7 @@ TRIED_LR = lazy_regex.compile(_STILL_BROKE + r"|" + _SAME_AT + r"|" + _TRIED + r
                               r"(?!\s*(?:finder|range|schedul\w*|warm-?up|decay|policy|test)\b)")
 PUT_OFF_LR = lazy_regex.compile(_TRIED + r"(?:" + _PUT_OFF + r")")
 PUT_OFF = lazy_regex.compile(_PUT_OFF)
-# (or lowered to a number only a rate is, with no "lr" said: "I tried lowering to 1e-4 and it works")
-_LOWERED_TO_A_RATE = _LOWERED_VERB + r"\s+(?:it\s+)?to\s+(?:\d(?:\.\d+)?e-\d+|0\.000?\d+)(?![\d.])"
-LOWER_LR_HELPS = lazy_regex.compile(r"(?:" + _LOWERED_VERB + r"[^.;\n]{0,25}?\blr\b|" + _MADE_SMALLER + r"|" + _LOWERED_TO_A_RATE
-                                    + r")(?:[^.;\n]|\.\d){0,20}?"
+LOWER_LR_HELPS = lazy_regex.compile(r"(?:" + _LOWERED_VERB + r"[^.;\n]{0,25}?\blr\b|" + _MADE_SMALLER + r")(?:[^.;\n]|\.\d){0,20}?"
                                     r"(?<!n't )(?<!not )(?:help|fix|solv|work)\w*|" + _LOWERED_VERB + r"[^.;\n]{0,25}?\blr\b"
                                     r"(?:[^.;\n]|\.\d){0,20}?(?<!n't )(?<!not )\b(?:trains?\s+(?:fine|well|normally)|is\s+fine|goes\s+away"
                                     r"|disappears?|converges?)\b")
@@ -489,6 +486,26 @@ def _tried_items(text: str) -> str:
 _MODAL = lazy_regex.compile(r"(?i)\b(?:would|will|might|could|may|can|should)\b|\bnot sure\b|\b(?:helps|fixes|solves|works)\s*$")
 
 
+# ... or lowered, with no "lr" said and nothing else named as lowered, to a number only a rate is ("I tried lowering to
+# 1e-4 and it works", "dropping to 0.001 fixed it"), where the rest of the sentence says it worked and nothing takes it
+# back (not "never works", "works no better", "works for a few hundred steps, then nan", "only delays it")
+LOWERED_TO_A_RATE = lazy_regex.compile(r"(?i)\b(?:lower|reduc|decreas|dropp?|cut|halv)\w*\s+to\s+"
+                                       r"(?:\d(?:\.\d+)?e-\d+|0\.0\d*[1-9]\d*)(?![\d.])(?P<rest>[^.;\n]{0,60})")
+RATE_WORKED = lazy_regex.compile(r"(?i)\b(?:it\s+)?(?:works?|worked|helps?|helped|fix(?:es|ed)?|solv(?:es|ed)|trains?\s+(?:fine|well))\b")
+WORKED_TAKEN_BACK = lazy_regex.compile(r"(?i)\b(?:never|nothing|no better|not|but|then|only|again|delay\w*|later|"
+                                       r"for a (?:few|while))\b|n't\b")
+
+
+def _lowered_to_a_rate_helped(text: str) -> bool:
+    """The words lower something unnamed to a rate's number and say it then worked (LOWERED_TO_A_RATE)."""
+    for m in itertools.islice(LOWERED_TO_A_RATE.finditer(text), 5):
+        worked = RATE_WORKED.search(m.group("rest"))
+        # (what stands between the number and the word that it worked, and just after that word)
+        if worked and not WORKED_TAKEN_BACK.search(m.group("rest")[:worked.end() + 20]):
+            return True
+    return False
+
+
 @functools.lru_cache(maxsize=8)          # (asked by the context and by the curve's reading of the same text)
 def lr_tried(text: str) -> str:
     """"failed" when the text says a lower learning rate did not help (a rate of 0 included), "delayed" when it only
@@ -529,7 +546,7 @@ def lr_tried(text: str) -> str:
         # (or "it still happens, just later": the match took the "still", the rest has the "later")
         later = LATER.search(rest) and SAME_FAILURE.search(tried.group(0) + rest)
         return "delayed" if _instead_said(text, folded) or put_off or later or _same_later(text) else "failed"
-    if LOWER_LR_HELPS.search(stated) or _default_rate_worked(folded):
+    if LOWER_LR_HELPS.search(stated) or _default_rate_worked(folded) or _lowered_to_a_rate_helped(told(text)):
         return "helped"
     # (a rate and "still" at the place it broke, the place named elsewhere too: "lr 1e-4 -> still epoch 3 batch 503")
     if _still_at_named_place(text):

@@ -22,6 +22,7 @@ from .data_checked import inputs_only
 from .data_values import (INPUT_NAN_WORDS, MASK_255_WORDS, MASK_SCALED_WORDS, ONE_CLASS_IOU_WORDS, RAW_PIXEL_WORDS,
                           UNLABELLED_WORDS)
 from .exp_limits import EXP_OVERFLOW_WORDS
+from .class_count import classes_named
 from .gradient_clearing import UNCLEARED_WORDS, cleared_each_step, gradients_fresh, trainer_clears, whole_loop_steps
 from .gradient_norms import (ACTIVATIONS_GROW_WORDS, CLIP_LATE_WORDS, CLIP_UNENGAGED_WORDS, FIRST_LAYERS_WORDS,
                              grads_said_zero)
@@ -353,6 +354,29 @@ def op_named(text: str, printed: str) -> str:
 def bare_op(op: str) -> str:
     """An op as the failure's own words name it: ExpBackward and TensorFlow's SqrtGrad are exp and sqrt."""
     return re.sub(r"(?:Backward|Grad)$", "", op).lower()
+
+
+# A stall counts as a softmax taken twice only near its floor, log(1 + (C - 1)/e), where the paste names C classes
+# (1.4612 for ten): one well above it has more to fall, a cause of its own
+FLOOR_NEAR = 0.15
+
+
+def _at_the_floor(c: Context) -> bool:
+    """Does the run's last loss sit within FLOOR_NEAR of a softmax-twice floor for the classes the paste names (or is
+    no such floor to check: a sigmoid's depends on the labels' balance, and an unnamed C on nothing printed)?"""
+    named = classes_named(c.ev.prose)
+    if not named or named[0] < 3 or "softmax" not in c.ev.prose.lower():
+        return True
+    floor = math.log(1 + (named[0] - 1) / math.e)
+    return abs(c.ev.last - floor) <= FLOOR_NEAR * floor
+
+
+def _shared_as_a_face(text: str, seen, entry: Entry, w: Weigher) -> bool:
+    """Does the entry take its share of this message only as a further instance of its op (its page's `also`), beside
+    entries whose own example names that op?"""
+    op = op_named(text, seen[2]) if text in w.faces else ""
+    return bool(op) and op in w.faces[text].get(entry.id, ()) and w.ops.get(text, {}).get(entry.id) != op \
+        and any(o == op for i, o in w.ops.get(text, {}).items() if i != entry.id)
 
 
 def _curve_as_face(parts: dict[str, float], against: list[str], evidence: list[str], facts: list[str]) -> None:
@@ -840,6 +864,12 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         shares = [(t, seen, 0.0 if KERAS_REPAIRED in t else share) for t, seen, share in shares]
         against.append("Keras's warning that the output does not represent logits is raised where Keras found the "
                        "logits the activation kept and computed the loss from them: that loss was right")
+    # ... and a loss's own backward node, which this entry's page shows only as a further instance beside the entries
+    # whose own example it is, counts for it only beside a construct of the pasted code that breaks the forward pass
+    # (an unshifted exp): the node alone does not tell an overflow inside the model from a nan in the data
+    # (code_review_s71b 16)
+    if not any(f in c.printed for f in CODE_CONSTRUCTS):
+        shares = [(t, seen, 0.0 if _shared_as_a_face(t, seen, entry, w) else share) for t, seen, share in shares]
     hits = [(text, seen) for text, seen, share in shares if share > 0]
     if hits:
         parts["messages"] = sum(share for _text, _seen, share in shares)
@@ -1175,7 +1205,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         # (handed to cross_entropy, probabilities raise nothing: the messages this entry declares are the other
         # pairing's, BCELoss's range check, so their absence says nothing here)
         _not_held_against(parts, against)
-        unrepaired = True
+        # (the code's own pairing, not words that may say what it used to be -- code_review_s71b 12)
+        unrepaired = not MODEL_ENDS_SAID.made(out)
         returned = " ".join(out.group(0).split()).strip("`")
         # (a Sequential's last module as itself, without the comment and the brackets that close the Sequential)
         returned = module.group(0) if (module := re.match(r"nn\.\w+\([^()\n]{0,20}\)", returned)) else returned
@@ -1207,7 +1238,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                         "accuracy, can still be right")
     # (the pairing and the rounding, read after the faces above, make their own -- the pairing where nothing repairs it:
     # FACT_FACES)
-    if (unrepaired and c.sig.name in FACT_FACES["pairing"] or parts.get("rounded-away", 0) > 0
+    if (unrepaired and c.sig.name in FACT_FACES["pairing"] and _at_the_floor(c) or parts.get("rounded-away", 0) > 0
             and c.sig.name in FACT_FACES["rounded-away"]) and parts.get("curve", 0) < W_CURVE:
         _curve_as_face(parts, against, evidence, c.sig.facts)
     if c.regressor and entry.id in w.probabilities:

@@ -72,9 +72,10 @@ def keyed(key: bytes, wrappers: bool = False, thousands: bool = False, arrows: b
     after = rb"(?!" + stop + rb"|[ \t]*(?:->|\xe2\x86\x92))" if arrows else rb"(?!" + stop + rb")"
     # a key that ends in a letter must end there: `loss1: 0.84` is another loss, not a loss of 1
     whole = rb"(?![A-Za-z0-9])" if key[-1:].isalnum() else b""
-    # (a qualifier in brackets after the key: `loss(avg10)=8.96`, `loss (ema): 0.51` -- a word first, and not a
-    # validation's, `loss(val)`; nor a call's arguments, `loss(pred, y)`, whose comma it does not take)
-    qualified = rb"(?:[ \t]?\((?![^)\n]{0,16}(?:val|test|eval))[A-Za-z][\w ]{0,15}\))?"
+    # (a qualifier in brackets after the key that says it is the training loss or its running summary: `loss(avg10)=8.96`,
+    # `loss (ema): 0.51`, `loss(train)=2.31` -- not a validation's, `loss(dev)`, nor one batch's beside its running mean,
+    # `loss(batch)`, nor a call's arguments, `loss(pred, y)`)
+    qualified = rb"(?:[ \t]?\((?:avg|average|mean|ema|smooth\w{0,4}|running|train\w{0,3}|total)\d{0,6}\))?"
     return re.compile(key + whole + qualified + between + rb"(" + number + rb")" + after)
 
 
