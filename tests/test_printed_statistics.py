@@ -551,3 +551,25 @@ def test_review_s71b_misreadings_stay_fixed():
     above = EPD.replace("nn.Sigmoid()", "nn.Softmax(dim=1)").replace("BCEWithLogitsLoss(pos_weight=torch.tensor([14.3]))",
                                                                     "CrossEntropyLoss()  # 10 classes")
     assert diagnosis(above).matches[0].parts.get("curve", 0) < 3.0 or diagnosis(above).matches[0].entry.id != "WR-130"
+
+
+def test_tensorflow_js_softmax_into_its_logits_loss_and_a_hidden_sigmoid_beside_a_price():
+    """(s258/03, s258/05) TensorFlow.js: a last dense layer with activation 'softmax' whose predictions go to
+    tf.losses.softmaxCrossEntropy, which takes logits; and a regression on prices (meanSquaredError) whose hidden
+    layers are sigmoid -- no probability the model outputs."""
+    from trainwreck.loss_inputs import tfjs_pairing
+    from trainwreck.run_kind import REGRESSION_SAID
+
+    js = ("model.add(tf.layers.dense({ units: 10, activation: 'softmax' }));\n"
+          "const lossVal = optimizer.minimize(() => {\n  const preds = model.predict(xs);\n"
+          "  return tf.losses.softmaxCrossEntropy(labels, preds);\n}, true);\n")
+    assert tfjs_pairing(js).group("kind") == "softmax"
+    assert diagnosis(js + "step 0 loss 2.3024\nstep 100 loss 2.1468\nstep 200 loss 1.9127\n").matches[0].entry.id == "WR-130"
+    # a last layer with no softmax, or logits handed over: no pairing
+    assert tfjs_pairing(js.replace("activation: 'softmax'", "activation: 'linear'")) is None
+    assert REGRESSION_SAID.search("loss: 'meanSquaredError'")
+    houses = ("Price is in dollars.\nmodel.add(tf.layers.dense({ inputShape: [9], units: 50, activation: 'sigmoid' }));\n"
+              "model.add(tf.layers.dense({ units: 1 }));\n"
+              "model.compile({ optimizer: tf.train.sgd(0.01), loss: 'meanSquaredError' });\n"
+              "Epoch 1: loss = 41297035264\nEpoch 2: loss = 4889061097472\nEpoch 3: loss = 6.08e+22\nEpoch 4: loss = Infinity\n")
+    assert weighed_parts(houses, "WR-360")["raw-targets"] > 0

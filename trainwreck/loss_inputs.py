@@ -66,6 +66,31 @@ MODEL_CALLED = r"(?:self\.)?(?:model|net|keras_model|classifier|clf)\("
 KERAS_LOSS_PARAMETERS = r"\bdef\s+\w+\(\s*(?:self\s*,\s*)?y_true\s*,\s*{arg}\s*[,)]"
 
 
+# TensorFlow.js: a model whose last `tf.layers.dense({..., activation: 'softmax'})` (or 'sigmoid') feeds the predictions
+# to `tf.losses.softmaxCrossEntropy(labels, preds)` (or sigmoidCrossEntropy), which takes logits and applies its own
+# softmax (tfjs-core/src/ops/losses/softmax_cross_entropy.ts: "@param logits The predicted outputs."): the predictions
+# being `model.predict(...)` itself or a name made from it
+TFJS_DENSE_OUTPUT = lazy_regex.compile(r"\btf\.layers\.dense\(\s*\{[^{}\n]{0,160}?\bactivation\s*:\s*['\"](?P<act>softmax|sigmoid|"
+                                       r"linear|relu|tanh)['\"]")
+TFJS_LOGITS_LOSS = lazy_regex.compile(r"\btf\.losses\.(?P<kind>softmax|sigmoid)CrossEntropy\(\s*[\w.]{1,40}\s*,\s*"
+                                      r"(?P<arg>(?:model|net)\.(?:predict|apply)\([^()\n]{0,40}\)|[A-Za-z_$][\w$]{0,30})")
+
+
+def tfjs_pairing(prose: str) -> re.Match | None:
+    """TensorFlow.js's logits loss handed the predictions of a model whose last dense layer applies the same
+    normaliser (TFJS_LOGITS_LOSS), or None."""
+    layers = list(itertools.islice(TFJS_DENSE_OUTPUT.finditer(prose), 50))
+    if not layers or layers[-1].group("act") not in ("softmax", "sigmoid"):
+        return None
+    for loss in itertools.islice(TFJS_LOGITS_LOSS.finditer(prose), 5):
+        arg = loss.group("arg")
+        made = "(" in arg or re.search(r"\b(?:const|let|var)?\s*" + re.escape(arg) + r"\s*=\s*(?:model|net)\.(?:predict|apply)\(",
+                                       prose)
+        if made and loss.group("kind") == layers[-1].group("act"):
+            return loss
+    return None
+
+
 def tf_op_on_model_output(prose: str) -> re.Match | None:
     """The first TensorFlow logits op (TF_LOGITS_OP) whose `logits=` is the Keras model's output, called there or
     assigned from its call, or the y_pred a Keras loss is handed."""

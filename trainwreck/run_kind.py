@@ -94,7 +94,7 @@ def linear_model(prose: str) -> bool:
 _PRED = r"(?:[\w.]*pred\w*|y_?hat|outputs?|out|model\([^()\n]{0,30}\))"
 _TARGET = r"(?:y(?:_(?:true|train|batch|b|target))?|targets?|labels?|gt|batch\[[^\]\n]{1,30}\])"
 _DIFFERENCE = r"(?:" + _PRED + r"\s*-\s*" + _TARGET + r"|" + _TARGET + r"\s*-\s*" + _PRED + r")"
-REGRESSION_SAID = lazy_regex.compile(r"(?<!logistic )(?<!logistic-)regress\w*|\b(?:mse\w*|mean[ _-]squared|squared[ _-]error|mae|prices?)\b|"
+REGRESSION_SAID = lazy_regex.compile(r"(?<!logistic )(?<!logistic-)regress\w*|\b(?:mse\w*|mean[ _-]?squared\w*|squared[ _-]error|mae|prices?)\b|"
                                      r"\(\s*" + _DIFFERENCE + r"\s*\)\s*(?:\*\*\s*2\b|\.pow\(\s*2\s*\))|"
                                      r"\bsquare\(\s*" + _DIFFERENCE + r"\s*\)", re.I)
 PROBABILITY_WORDS = lazy_regex.compile(r"\b(?:sigmoid|bce\w*|binary|logits?|probabilit\w*)\b", re.I)
@@ -112,9 +112,16 @@ def classifier_shown(ev: Evidence) -> str:
     return f"the report names `{named.group(0)}`" if named else ""
 
 
+# A sigmoid (or tanh) of a hidden layer, a layer another one follows in the code: `dense({units: 50, activation:
+# 'sigmoid'})` before the last layer is no probability the model outputs
+HIDDEN_SIGMOID = lazy_regex.compile(r"(?i)activation\s*[:=]\s*['\"]sigmoid['\"](?=[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*"
+                                    r"\b(?:layers\.dense|Dense|nn\.Linear|layers\.Dense)\s*\()")
+
+
 def regressor_shown(ev: Evidence) -> str:
     """What shows a regression's run (its words: MSE, MLPRegressor, prices), with nothing of a classifier's; else ""."""
-    if classifier_shown(ev) or CLASSIFIER.search(ev.prose) or PROBABILITY_WORDS.search(ev.prose) or (
+    probabilities = PROBABILITY_WORDS.search(HIDDEN_SIGMOID.sub(" ", ev.prose)) if PROBABILITY_WORDS.search(ev.prose) else None
+    if classifier_shown(ev) or CLASSIFIER.search(ev.prose) or probabilities or (
             ev.accuracy_head and max(ev.accuracy_head + ev.accuracy_tail) > 0):
         return ""
     said = REGRESSION_SAID.search(ev.prose)

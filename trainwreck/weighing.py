@@ -33,7 +33,8 @@ from .loss_inputs import (DENSE, FROM_LOGITS, own_normaliser, KERAS_CROSSENTROPY
                           tf_op_on_model_output,
                           OTHER_BACKEND, PROBABILITY_LOSS_WORDS, TF_BACKEND, TORCH_LOGITS_LOSS, impossible_negative,
                           MODEL_ENDS_SAID, PROBABILITY_NAMED, distribution_on_probabilities, logits_loss_handed,
-                          model_ends_said, model_output, output_of_generator, negative_shown, probabilities_handed, box_predictor_probabilities)
+                          model_ends_said, model_output, output_of_generator, negative_shown, probabilities_handed, box_predictor_probabilities,
+                          tfjs_pairing)
 from .loss_scale import scale_recovered
 from .optimizer_setup import HIGH_ADAPTIVE_WORDS, RATE_CLIMBS, RATE_RAISED_WORDS
 from .paste_facts import (ACCURACY_WORDS, DEAD_UNITS_WORDS, FASTER_START_WORDS, JUMP_FROZEN_WORDS, NO_WARMUP_WORDS, ONE_BATCH_WORDS, ONE_OUTPUT_WORDS,
@@ -1220,6 +1221,13 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         # (what it applies, by the loss the paste builds, not by the name it gives it)
         evidence.append(f"{shown_as} and its loss, `{name}`, applies its own {own_normaliser(loss.group(0))}: "
                         "probabilities handed over as logits")
+    elif entry.id in w.probabilities and (tfjs := tfjs_pairing(ev.prose)):
+        unrepaired = True
+        parts["pairing"] = W_SAID_HALF
+        _not_held_against(parts, against)
+        evidence.append(f"the pasted TensorFlow.js model ends in a {tfjs.group('kind')} and its predictions go to "
+                        f"`tf.losses.{tfjs.group('kind')}CrossEntropy`, which takes logits and applies its own "
+                        f"{tfjs.group('kind')}: probabilities handed over as logits")
     elif entry.id in w.probabilities and (predictor := box_predictor_probabilities(ev.prose)):
         parts["pairing"] = W_SAID_HALF
         _not_held_against(parts, against)
