@@ -152,9 +152,16 @@ CLEARED_OUTSIDE = lazy_regex.compile(r"(?m)^(?P<ind>[ \t]{0,40})(?![ \t#])[^\n]{
 
 def cleared_outside(prose: str) -> str:
     """The inner loop, quoted, where the gradients are cleared only before it (CLEARED_OUTSIDE), else ''."""
+    return _loop_clearing_nothing(CLEARED_OUTSIDE, prose)
+
+
+def _loop_clearing_nothing(pattern: lazy_regex.LazyPattern, prose: str) -> str:
+    """The first loop the pattern finds beside a clearing of its own (before it or after it) whose body calls backward()
+    and an optimizer's step and clears nothing; '' where there is none, or where each backward writes the gradients
+    afresh (MXNet's default)."""
     if _writes_gradients_anew(prose):
         return ""
-    for m in itertools.islice(CLEARED_OUTSIDE.finditer(prose if prose.endswith("\n") else prose + "\n"), 20):
+    for m in itertools.islice(pattern.finditer(prose if prose.endswith("\n") else prose + "\n"), 20):
         body = m.group("body")
         if ".backward(" in body and steps_an_optimizer(body) and not clears(body):
             return m.group("loop")
@@ -178,13 +185,7 @@ def _writes_gradients_anew(prose: str) -> bool:
 
 def cleared_after(prose: str) -> str:
     """The inner loop, quoted, where the gradients are cleared only after it (CLEARED_AFTER), else ''."""
-    if _writes_gradients_anew(prose):
-        return ""
-    for m in itertools.islice(CLEARED_AFTER.finditer(prose if prose.endswith("\n") else prose + "\n"), 20):
-        body = m.group("body")
-        if ".backward(" in body and steps_an_optimizer(body) and not clears(body):
-            return m.group("loop")
-    return ""
+    return _loop_clearing_nothing(CLEARED_AFTER, prose)
 
 
 # ... or a loop that clears them only under an `if` whose block takes no step (`if step % eval_interval == 0:` ...
