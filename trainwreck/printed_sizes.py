@@ -8,10 +8,11 @@ Three forms are read, each naming the array:
 - a line of statistics: "target stats on train: mean 412.3, std 803.6".
 
 Targets (target_size_printed): a fresh network's outputs are of order 1 whatever the targets are, so a squared error
-starts at about the targets' mean square, mean² + std² (WR-360's Why), under a squared error (the caller leaves out an
-absolute one, whose start is the mean size and whose bounded gradient makes no such divergence). Targets whose typical size is RAW_SIZE or more
-make that start ENORMOUS_START or more -- the line the enormous first loss draws, read from the targets instead of from
-a first loss that an epoch's mean (Keras's bar averages the steps of its epoch) has already pulled down.
+starts at about the targets' mean square, mean² + std² (WR-360's Why). (The caller leaves out an absolute error, whose
+start is the targets' mean size and whose bounded gradient makes no such divergence.) Targets whose typical size is
+RAW_SIZE or more make that start ENORMOUS_START or more -- the line the enormous first loss draws, read from the targets
+instead of from a first loss that an epoch's mean (Keras's bar averages the steps of its epoch) has already pulled
+down.
 
 Inputs (input_range_printed): an input whose largest size is RAW_SIZE or more, fed as printed, makes the first layer's
 pre-activations about that many times a unit-scale input's (WR-330's Why).
