@@ -681,10 +681,8 @@ def _minus_a_nonnegative(arg: str, before: str) -> bool:
     """Is the exp's input minus a name that the code before it assigns from a square root, a norm, an absolute value or
     a square (NONNEGATIVE)?"""
     negated = NEGATED_NAME.match(arg)
-    if not negated:
-        return False
-    assigned = list(re.finditer(r"(?m)^[ \t]*" + re.escape(negated.group("name")) + r"\s*=(?!=)([^\n]{0,200})", before))
-    return bool(assigned) and re.search(NONNEGATIVE, assigned[-1].group(1)) is not None
+    made = _assignments(negated.group("name"), before) if negated else []
+    return bool(made) and re.search(NONNEGATIVE, made[-1]) is not None
 
 
 def _exp_in_a_ratio(code: str) -> re.Match | None:

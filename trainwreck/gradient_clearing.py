@@ -16,6 +16,7 @@ from .brackets import arguments
 from .breaking_constructs import code_of, line_from
 from .code_blocks import indent
 from .logscan import Evidence, dialects
+from .run_kind import named_frameworks
 from . import lazy_regex
 
 # The entries whose phrases say the gradients were never cleared (`optimizer.zero_grad()` forgotten): a log printed
@@ -68,7 +69,7 @@ NOT_AN_OPTIMIZER = lazy_regex.compile(r"(?i)sched|^lr_|ema|swa|avg|average|polya
 # A step an optimizer takes (`opt.step()`, `trainer.step(batch_size)`, LBFGS's `optimizer.step(closure)`), not an
 # environment's (`env.step(action)`), a scheduler's or an average's
 _ANY_STEP = lazy_regex.compile(r"(?<![\w.])(?P<name>(?:self\.)?[A-Za-z_]\w{0,40})\.step\(")
-NOT_STEPPING_WEIGHTS = lazy_regex.compile(r"(?i)sched|^lr_|ema|swa|avg|average|polyak|env|^sim|world|game")
+NOT_STEPPING_WEIGHTS = lazy_regex.compile(NOT_AN_OPTIMIZER.pattern + r"|env|^sim|world|game")
 
 
 def steps_an_optimizer(code: str) -> bool:
@@ -76,8 +77,6 @@ def steps_an_optimizer(code: str) -> bool:
     return any(not NOT_STEPPING_WEIGHTS.search(m.group("name").removeprefix("self.")) for m in _ANY_STEP.finditer(code))
 
 
-# MXNet Gluon's parameters overwrite their gradients at each backward unless `grad_req='add'`: nothing piles up there
-MXNET_SHOWN = lazy_regex.compile(r"\bmxnet\b|\bgluon\b|\bmx\.(?:nd|np|autograd|gluon)\b|\bautograd\.record\(")
 
 
 def optimizer_never_cleared(code: str) -> tuple[str, str] | None:
@@ -179,8 +178,9 @@ CLEARED_AFTER = lazy_regex.compile(r"(?m)^(?P<ind>[ \t]{0,40})(?P<loop>for\b[^\n
 
 
 def _writes_gradients_anew(prose: str) -> bool:
-    """MXNet's default: each backward writes the gradients afresh (see MXNET_SHOWN), unless the paste asks to add."""
-    return bool(MXNET_SHOWN.search(prose)) and not GRAD_REQ_ADD.search(prose)
+    """MXNet Gluon's default: its parameters overwrite their gradients at each backward, unless the paste asks to add
+    (`grad_req='add'`) -- nothing piles up there."""
+    return "mxnet" in named_frameworks(prose) and not GRAD_REQ_ADD.search(prose)
 
 
 def cleared_after(prose: str) -> str:
@@ -430,6 +430,18 @@ def whole_loop_steps(prose: str) -> bool:
     return False
 
 
+def _enclosing_loop_body(lines: list[str], i: int) -> list[str] | None:
+    """The body of the nearest `for` or `while` loop above line i (within 60 lines) that encloses it, or None."""
+    loop = next((j for j in range(i - 1, max(-1, i - 60), -1) if _LOOP.match(lines[j])
+                 and indent(lines[j]) < indent(lines[i])), None)
+    if loop is None:
+        return None
+    end = loop + 1
+    while end < len(lines) and (not lines[end].strip() or indent(lines[end]) > indent(lines[loop])):
+        end += 1
+    return lines[loop + 1:end]
+
+
 def numpy_buffer_never_reset(prose: str) -> str:
     """The `+=` line of a hand-written gradient buffer that is never reset inside the loop that steps the weights with
     it, or ""."""
@@ -444,14 +456,9 @@ def numpy_buffer_never_reset(prose: str) -> str:
         if re.search(r"(?i)\*\*\s*2\b|\bnp\.square\(|\b(\w+)\s*\*\s*\1\b|sq|square", line[m.end():] + m.group("g")):
             continue
         name = re.escape(m.group("g")) + (re.escape(m.group("key")) if m.group("key") else "")
-        loop = next((j for j in range(i - 1, max(-1, i - 60), -1) if _LOOP.match(lines[j])
-                     and indent(lines[j]) < indent(line)), None)
-        if loop is None:
+        body = _enclosing_loop_body(lines, i)
+        if body is None:
             continue
-        end = loop + 1
-        while end < len(lines) and (not lines[end].strip() or indent(lines[end]) > indent(lines[loop])):
-            end += 1
-        body = lines[loop + 1:end]
         steps = re.compile(r"[-+]=[ \t]*[^\n]*\b" + name + r"(?![\w\[])|=[ \t]*\w[\w.\[\]\"']*[ \t]*-[^\n]*\b" + name + r"(?![\w\[])")
         reset = re.compile(r"^[ \t]*" + name + r"[ \t]*(?:=(?!=)|\*=[ \t]*0\b)|\b" + name + r"(?:\[:\]|\[\.\.\.\])[ \t]*=[ \t]*0|\b"
                            + name + r"\.fill\([ \t]*0")
@@ -469,14 +476,9 @@ def jax_accumulator_never_reset(prose: str) -> str:
         if not m:
             continue
         name = m.group("g")
-        loop = next((j for j in range(i - 1, max(-1, i - 60), -1) if _LOOP.match(lines[j])
-                     and indent(lines[j]) < indent(line)), None)
-        if loop is None:
+        body = _enclosing_loop_body(lines, i)
+        if body is None:
             continue
-        end = loop + 1
-        while end < len(lines) and (not lines[end].strip() or indent(lines[end]) > indent(lines[loop])):
-            end += 1
-        body = lines[loop + 1:end]
         # (what the step is handed: the accumulator, or a name made from it -- `mean = tree_map(lambda a: a / k, acc)`)
         made = {name} | {d.group(1) for b in body if (d := re.match(r"[ \t]*([A-Za-z_]\w{0,40})[ \t]*=(?!=)[^\n]*\b"
                                                                      + re.escape(name) + r"\b", b)) and d.group(1) != name}

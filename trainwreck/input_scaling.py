@@ -240,7 +240,7 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
         if values and max(values) <= RANGE_SCALED and not doubted(prose, m.start()) \
                 and not RANGE_DOUBTED.search(prose, start, m.start()) and not RANGE_TAKEN_BACK.search(prose, m.end(), end):
             for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
-                if pattern.fullmatch(m.group("what")) or pattern.fullmatch(m.group("what").split("_")[0]):
+                if named_as(pattern, m.group("what")):
                     out["scaled"].setdefault(kind, " ".join(m.group(0).split()))
     for m in itertools.islice(UNIT_STATS.finditer(prose), 5):
         _start, end = sentence_around(prose, m.start(), m.end(), stops=".!?;\n")
@@ -257,13 +257,15 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
             out["scaled"].setdefault("inputs", " ".join(m.group(0).split()))
             break
     # ... and what the pasted code scales: `y_train = y_scaler.fit_transform(y[:split])`, `X = (X - X.mean(0)) / X.std(0)`
+    in_code: dict[str, str] = {}
     for m in SCALED_IN_CODE.finditer(prose):
         end = prose.find("\n", m.end())
         line = " ".join(prose[m.start():end if end >= 0 else len(prose)].split())
         line = line if len(line) <= 80 else line[:77] + "..."
         for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
-            if pattern.fullmatch(m.group("name")) or pattern.fullmatch(m.group("name").split("_")[0]):
+            if named_as(pattern, m.group("name")):
                 out["scaled"].setdefault(kind, line)
+                in_code.setdefault(kind, line)
     for m in itertools.islice(TARGET_RANGE.finditer(prose), 5):
         low, high = (float(v.replace(",", "")) for v in m.groups())
         _start, end = sentence_around(prose, m.start(), m.end(), stops=".!?;\n")
@@ -278,7 +280,8 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
         out["unscaled"].setdefault("inputs", units)
     if "inputs" not in out["unscaled"] and (raw := money_columns_fed(prose)):
         out["unscaled"]["inputs"] = out["code"]["inputs"] = raw
-    if "inputs" not in out["unscaled"] and "inputs" not in out["scaled"] and (alone := targets_alone_scaled(prose)):
+    if "inputs" not in out["unscaled"] and "inputs" not in out["scaled"] and "targets" in in_code \
+            and (alone := targets_alone_scaled(prose, in_code["targets"])):
         out["unscaled"]["inputs"] = out["code"]["inputs"] = alone
     for kind in list(out["scaled"]):             # said both ways: the words do not decide
         if kind in out["unscaled"]:
@@ -299,19 +302,18 @@ INPUT_SCALED_ANYHOW = lazy_regex.compile(r"(?i)(?:\.(?:fit_)?transform|\bscale|\
                                          r"\b(?:x|inputs?|features?)\w*\s*=\s*\(\s*(?:x|inputs?|features?)\w*\s*-")
 
 
-def targets_alone_scaled(prose: str) -> str:
-    """The line that scales the targets in the pasted code, where the inputs the code fits the network on are scaled
-    nowhere in it (see FIT_INPUTS); or ""."""
-    targets = next((m for m in SCALED_IN_CODE.finditer(prose)
-                    if SCALED_TARGETS.fullmatch(m.group("name")) or SCALED_TARGETS.fullmatch(m.group("name").split("_")[0])),
-                   None)
+def targets_alone_scaled(prose: str, scaling: str) -> str:
+    """`scaling`, the code's line that scales the targets, said beside the inputs the code fits the network on, where the
+    paste scales those nowhere (see FIT_INPUTS; scaled_said has found no input scaled in code); or ""."""
     fitted = FIT_INPUTS.search(prose)
-    if not targets or not fitted or not SCALED_INPUTS.fullmatch(fitted.group("x").split("_")[0]) \
-            or INPUT_SCALED_ANYHOW.search(prose) or any(
-                SCALED_INPUTS.fullmatch(m.group("name").split("_")[0]) for m in SCALED_IN_CODE.finditer(prose)):
+    if not fitted or not named_as(SCALED_INPUTS, fitted.group("x")) or INPUT_SCALED_ANYHOW.search(prose):
         return ""
-    line = " ".join(prose[targets.start():prose.find("\n", targets.end()) % (len(prose) + 1)].split())
-    return f"`{line[:80]}` scales the targets; `.fit({fitted.group('x')}, ...)` is handed the inputs unscaled"
+    return f"`{scaling}` scales the targets; `.fit({fitted.group('x')}, ...)` is handed the inputs unscaled"
+
+
+def named_as(pattern: lazy_regex.LazyPattern, name: str) -> bool:
+    """Is the name one the pattern gives, whole or by its first part (a split's name is its array's: x_train, y_val)?"""
+    return bool(pattern.fullmatch(name) or pattern.fullmatch(name.split("_")[0]))
 
 
 # A network's inputs taken from a table's columns as they are, where a column is an amount of money (an income, a
@@ -357,7 +359,7 @@ def money_columns_fed(prose: str) -> str:
         names = re.findall(r"['\"]([^'\"\n]{1,40})['\"]", listed_names)
         money = [n for n in names if _words(n) & MONEY]
         made = re.match(r"[ \t]*([A-Za-z_]\w{0,30})[ \t]*=", m.group(0))
-        if made and (SCALED_TARGETS.fullmatch(made.group(1)) or SCALED_TARGETS.fullmatch(made.group(1).split("_")[0])):
+        if made and named_as(SCALED_TARGETS, made.group(1)):
             continue
         divided = made and re.search(rf"(?m)^[^\n]*\b{re.escape(made.group(1))}\b[^\n]*/", prose[m.end():])
         if len(names) >= 2 and money and not NOT_A_NETWORK.search(m.group(0)) and not divided:

@@ -173,9 +173,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # adaptive optimiser alone (Adam's step does not grow with the gradient: raw targets leave its loss sitting
     # high), nor where the words say the inputs were raw (their outputs start enormous too, WR-330's).
     climbed = ev.high is not None and ev.high > 2 * ev.head[0]
+    # (a climb that is not the raw targets' face: raw inputs', a linear model's, or one under an adaptive optimiser alone)
+    climb_of_another = climbed and ("inputs" in scaled["unscaled"] or linear_model(ev.prose)
+                                    or (ADAPTIVE.search(ev.prose) and not PLAIN_SGD.search(ev.prose)))
     if regressor and sig.enormous_start and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"] \
-            and not (climbed and ("inputs" in scaled["unscaled"] or linear_model(ev.prose)
-                                  or (ADAPTIVE.search(ev.prose) and not PLAIN_SGD.search(ev.prose)))):
+            and not climb_of_another:
         first = ev.head[0]
         size = (f"an absolute error that large takes errors of about {fmt(first)}" if absolute_loss(ev.prose)
                 else f"a squared error that large takes errors of about {fmt(math.sqrt(first))} (its root)")
@@ -214,9 +216,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # targets' own size printed by the paste: the start their squared error makes, under the same conditions
     if regressor and went_wrong and not {"raw-targets", "raw-targets-said"} & out.keys() \
             and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"] and not absolute_loss(ev.prose) \
-            and not (climbed and ("inputs" in scaled["unscaled"] or linear_model(ev.prose)
-                                  or (ADAPTIVE.search(ev.prose) and not PLAIN_SGD.search(ev.prose)))) \
-            and (size := target_size_printed(ev.prose, ev.head[0] if ev.count else None)):
+            and not climb_of_another and (size := target_size_printed(ev.prose, ev.head[0] if ev.count else None)):
         out["target-size"] = size
     if SIGMOID_ZERO_WORDS <= set(words):
         out["sigmoid-zero"] = ("the report says the output is 0.5: a sigmoid gives exactly that for an input of 0, "
@@ -343,13 +343,14 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # (SGD's step, with momentum or without, grows with the gradient; Adam's, AdamW's, RMSprop's and Adagrad's divide
     # each gradient by its own running size, so a sum k times the mean steps about as the mean does -- with eps/k, and
     # a coupled weight decay k times weaker; factcheck_session37 item 1: RAdam's first steps and Adadelta are not so)
-    if went_wrong and ((loop := cleared_outside(ev.prose)) or (loop := cleared_after(ev.prose))):
+    before = cleared_outside(ev.prose) if went_wrong else ""
+    if went_wrong and (loop := before or cleared_after(ev.prose)):
         # (a step under `if ... % k == 0:` is taken every k batches, not on every one)
         every = ACCUMULATES.search(ev.prose)
         k = every.group("k") if every else ""
         steps = (f"backward() on every batch and step() every {k if k.isdigit() else f'`{k}`'} batches" if every else
                  "backward() and step() on every batch")
-        side = "before" if loop == cleared_outside(ev.prose) else "after"
+        side = "before" if before else "after"
         out["cleared-outside"] = (f"the pasted code clears the gradients only {side} `{loop}`, whose body calls "
                                   f"{steps} and clears nothing: each step carries the gradients of every step since "
                                   "that clearing")

@@ -151,7 +151,8 @@ NAMED_FRAMEWORK = [(lazy_regex.compile(r"(?i:\b(?:py)?torch\b|\bfastai\b|\blight
                    # (and frameworks the catalogue declares no message of: shown, they say NumPy's warnings were never
                    # going to be printed -- Julia's Flux, MXNet, PaddlePaddle)
                    (lazy_regex.compile(r"(?i:\bjulia\b)|\busing Flux\b|\bFlux(?:\.|\s+v?\d)"), "julia"),
-                   (lazy_regex.compile(r"(?i:\bmxnet\b|\bgluon\b)|\bmx\.(?:nd|np|gluon|init)\b"), "mxnet"),
+                   (lazy_regex.compile(r"(?i:\bmxnet\b|\bgluon\b)|\bmx\.(?:nd|np|gluon|init|autograd)\b|\bautograd\.record\("),
+                    "mxnet"),
                    (lazy_regex.compile(r"\bPaddle(?:Paddle|NLP|Detection|Seg|Speech|OCR)\b|\b(?:import paddle|paddle\.\w)|\bpaddle\s+v?\d+\.\d|(?i:\bpaddlepaddle\b)"), "paddle")]
 
 
@@ -163,12 +164,12 @@ DENIED_BEFORE = lazy_regex.compile(r"\b(?:no|not|without|never|instead of|rather
 def shown_frameworks(ev: Evidence) -> set[str]:
     """The frameworks the report shows: in its messages and its log's format, or named in its words (not named to
     deny it); a framework implies the one it runs on."""
-    shown = set(ev.frameworks) | _named_frameworks(ev.prose)
+    shown = set(ev.frameworks) | named_frameworks(ev.prose)
     return shown | {PARENT[f] for f in shown if f in PARENT}
 
 
 @functools.lru_cache(maxsize=4)
-def _named_frameworks(prose: str) -> frozenset[str]:
+def named_frameworks(prose: str) -> frozenset[str]:
     # asked once for each entry weighed: 7 ms each time on 32 kB of a log's start
     return frozenset(name for pattern, name in NAMED_FRAMEWORK for m in pattern.finditer(prose)
                      if not DENIED_BEFORE.search(prose, max(0, m.start() - 40), m.start()))
