@@ -390,7 +390,7 @@ def _curve_as_face(parts: dict[str, float], against: list[str], evidence: list[s
     evidence[:] = [f for f in evidence if f not in facts] + facts
 
 
-def _message_weight(text: str, seen, entry: Entry, w: Weigher, weights: Weights, infs: tuple = ()) -> float:
+def _message_weight(text: str, seen, entry: Entry, w: Weigher, weights: Weights, infs: tuple, constructs: bool) -> float:
     """An entry's share of a declared message found. When the log's instance names an operation and some
     declarers' own examples name that same one, they share it: a nan first seen in SqrtBackward0 is the
     singular slope's, whichever other entries also print the template with another op. A nan NumPy reports
@@ -417,7 +417,9 @@ def _message_weight(text: str, seen, entry: Entry, w: Weigher, weights: Weights,
         # (and an entry whose page shows the op as a further instance owns it beside them: the loss's own backward node,
         # which a nan made anywhere in the forward pass meets first -- WR-020's overflow inside the model as much as
         # WR-310's nan in the data)
-        owners = same + [i for i in faced if i not in same]
+        # (only beside a construct of the pasted code that breaks the forward pass, `constructs`: the node alone does not
+        # tell an overflow inside the model from a nan in the data -- code_review_s71b 16)
+        owners = same + [i for i in faced if i not in same and constructs]
         share = (1.0 if entry.id in owners else 0.0) / len(owners)
     elif faced:
         share = (2.0 if entry.id in faced else 1.0) / (len(declarers) + len(faced))
@@ -800,13 +802,13 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # rate too high alone starts from an ordinary loss, and a rate that suits unit-scale targets diverges on raw ones --
     # the climb is the raw targets' second face, so the rate's own reading of it counts half)
     # (or from targets whose printed size makes that start, where an epoch's mean hid it)
-    if curve and entry.trace == RATE and "raw-targets" in c.printed and sig.enormous_start:
+    enormous = "raw-targets" in c.printed and bool(sig.enormous_start)
+    if curve and entry.trace == RATE and (enormous or "target-size" in c.printed):
         curve /= 2
         against.append("the climb starts from a first loss already enormous, on a regression whose targets are in their "
-                       "raw units: a rate too high alone starts from an ordinary loss, so the climb counts half here")
-    elif curve and entry.trace == RATE and "target-size" in c.printed:
-        curve /= 2
-        against.append("the climb is a regression's whose printed targets are in their raw units, where a rate that "
+                       "raw units: a rate too high alone starts from an ordinary loss, so the climb counts half here"
+                       if enormous else
+                       "the climb is a regression's whose printed targets are in their raw units, where a rate that "
                        "suits unit-scale targets diverges: the climb counts half here")
     # (a loss flat from the start beside a printed accuracy that never moved either: the face of the entries whose
     # phrases say the accuracy improves while the loss stays flat -- a softmax taken twice, inside whose band the model
@@ -835,7 +837,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         parts["curve"] = -weights.when
         against.append(f"{CURVE_AGAINST} ({TRACES[entry.trace]})")
     # a message whose op the log names is another entry's (see _message_weight) is no evidence for this one
-    shares = [(text, seen, _message_weight(text, seen, entry, w, weights, c.infs)) for text, seen in c.hits[entry.id]]
+    constructs = any(f in c.printed for f in CODE_CONSTRUCTS)
+    shares = [(text, seen, _message_weight(text, seen, entry, w, weights, c.infs, constructs))
+              for text, seen in c.hits[entry.id]]
     # A loss scaler's overflows after a loss that climbed: a loss that explodes overflows float16 as well (fairseq's
     # floor says so itself, "Your loss is probably exploding"), so they count half for half precision there
     if entry.id in w.precision and c.sig.name in RATE_CLIMBS and any(SCALER.search(t) for t, _s, _w in shares):
@@ -865,12 +869,6 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         shares = [(t, seen, 0.0 if KERAS_REPAIRED in t else share) for t, seen, share in shares]
         against.append("Keras's warning that the output does not represent logits is raised where Keras found the "
                        "logits the activation kept and computed the loss from them: that loss was right")
-    # ... and a loss's own backward node, which this entry's page shows only as a further instance beside the entries
-    # whose own example it is, counts for it only beside a construct of the pasted code that breaks the forward pass
-    # (an unshifted exp): the node alone does not tell an overflow inside the model from a nan in the data
-    # (code_review_s71b 16)
-    if not any(f in c.printed for f in CODE_CONSTRUCTS):
-        shares = [(t, seen, 0.0 if _shared_as_a_face(t, seen, entry, w) else share) for t, seen, share in shares]
     hits = [(text, seen) for text, seen, share in shares if share > 0]
     if hits:
         parts["messages"] = sum(share for _text, _seen, share in shares)
@@ -882,9 +880,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             if text in w.faces and (op := op_named(text, example)) in w.faces[text].get(entry.id, ()) \
                     and op != w.ops.get(text, {}).get(entry.id):
                 # (beside entries whose own example names the op, it shares it with them evenly: _message_weight)
-                shared = any(o == op for i, o in w.ops.get(text, {}).items() if i != entry.id)
                 why = (f": this entry's page shows its failure making the nan in {op}"
-                       + (", which it shares with the entries whose own example names it" if shared else
+                       + (", which it shares with the entries whose own example names it"
+                          if _shared_as_a_face(text, (count, line, example, _origin), entry, w) else
                           ", so it counts twice here"))
             evidence.append(f'message "{example}" (line {line}' + (f", {count} times)" if count > 1 else ")") + why)
     missing = _missing_messages([m for m in w.weighed[entry.id] if not m.opt_in], c.hits[entry.id], ev)
@@ -1083,17 +1081,6 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         parts["untrained-output"] = -W_SAID_HALF
         against.append("the report says the model's output was nan or inf before any update: the targets enter only "
                        "the loss, so targets in their raw units cannot make the output so")
-    # A fact of the paste that makes the curve's shape this entry's own face: the curve counts for it as for the
-    # shape's own entries, with the fact on top of it (FACT_FACES)
-    face = next((fact for fact, shapes in FACT_FACES.items() if parts.get(fact, 0) > 0 and c.sig.name in shapes), None)
-    # (gradients cleared nowhere in the paste are that face too where the report says a lower rate only put the
-    # failure off, WR-260's own tell, or where the paste shows the whole loop that steps, its `for` line and the block
-    # under it: either way the loop the paste shows is the one that ran)
-    if face is None and parts.get("never-cleared", 0) > 0 and c.sig.name in RATE_CLIMBS and (
-            c.lr_tried == "delayed" or whole_loop_steps(c.ev.prose)):
-        face = "never-cleared"
-    if face and parts.get("curve", 0) < W_CURVE:
-        _curve_as_face(parts, against, evidence, c.sig.facts)
     tried, sentence = c.precision_tried
     # WR-040's own check, done: the same run in full precision -- in a paste that shows half precision in use
     if tried and entry.id in w.precision and (c.half_shown or c.precision) and not c.half_denied:
@@ -1244,10 +1231,18 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                         "normalises its logits with its own log-softmax (log-sigmoid for a Bernoulli), so outputs in "
                         "[0, 1] come out nearly uniform and the likelihood stays near ln C, while the argmax, and the "
                         "accuracy, can still be right")
-    # (the pairing and the rounding, read after the faces above, make their own -- the pairing where nothing repairs it:
-    # FACT_FACES)
-    if (unrepaired and c.sig.name in FACT_FACES["pairing"] and _at_the_floor(c) or parts.get("rounded-away", 0) > 0
-            and c.sig.name in FACT_FACES["rounded-away"]) and parts.get("curve", 0) < W_CURVE:
+    # A fact of the paste that makes the curve's shape this entry's own face: the curve counts for it as for the
+    # shape's own entries, with the fact on top of it (FACT_FACES) -- the pairing only where nothing repairs it and, for a
+    # softmax over the classes the paste names, at its floor
+    face = next((fact for fact, shapes in FACT_FACES.items() if parts.get(fact, 0) > 0 and c.sig.name in shapes
+                 and (fact != "pairing" or unrepaired and _at_the_floor(c))), None)
+    # (gradients cleared nowhere in the paste are that face too where the report says a lower rate only put the
+    # failure off, WR-260's own tell, or where the paste shows the whole loop that steps, its `for` line and the block
+    # under it: either way the loop the paste shows is the one that ran)
+    if face is None and parts.get("never-cleared", 0) > 0 and c.sig.name in RATE_CLIMBS and (
+            c.lr_tried == "delayed" or whole_loop_steps(c.ev.prose)):
+        face = "never-cleared"
+    if face and parts.get("curve", 0) < W_CURVE:
         _curve_as_face(parts, against, evidence, c.sig.facts)
     if c.regressor and entry.id in w.probabilities:
         parts["task"] = -W_PRINTED
