@@ -68,15 +68,17 @@ class _Reader:
     """Feeds whole-line blocks of one stretch of a log into its evidence."""
 
     def __init__(self, ev: Evidence, layout: Layout, finder: MessageFinder, lone_cr: bool, offset: int = 0,
-                 big: bool = False, columns: tuple[int | None, int | None] = (None, None)):
+                 big: bool = False, columns: tuple[int | None, int | None] | None = None):
         self.ev, self.layout, self.finder, self.lone_cr = ev, layout, finder, lone_cr
         self.big = big                   # part of a log of NUMPY_FROM bytes or more
         self.track = Track(ev)
         self.offset = offset             # bytes of the file before this stretch, for error messages
         self.header = layout.mode == "csv" and offset == 0
         # a CSV file's training accuracy column (CSV_ACCURACY) and its gradient norm column (_csv_grad_column), if any:
-        # read from the header, which only the file's first stretch holds, and handed to the others (_header_columns)
-        self.accuracy_column, self.grad_column = columns
+        # read from the header, which only the file's first stretch holds: by this reader, or, for the stretches of a
+        # parallel read, once before them and handed to each (_header_columns)
+        self.columns_given = columns is not None
+        self.accuracy_column, self.grad_column = columns or (None, None)
 
     def run(self, read, first_block: bytes = b"") -> Evidence:
         ev, carry = self.ev, b""
@@ -143,7 +145,7 @@ class _Reader:
                 data = layout.dialect.rewrite(data, ev, line0)
             header, self.header = self.header, False
             already, start = ev.first_nonfinite is not None, ev.count
-            if header:
+            if header and not self.columns_given:
                 self.accuracy_column = _csv_accuracy_column(data, layout.column)
                 self.grad_column = _csv_grad_column(data, layout.column)
             # (the norms matter only beside a clipping threshold, curve_shape's clip that never engaged: read in the
@@ -499,7 +501,8 @@ def _layout(first: bytes, lone_cr: bool) -> Layout:
 
 
 # The loss's spellings with a value after them (not a class's name, `CrossEntropyLoss()`, which only says Loss)
-SPELLED_VALUE = re.compile(rb"(?<![A-Za-z_])(loss|Loss|LOSS)\b['\"]?[ \t]{0,8}[:=]?[ \t]{0,8}(?:[-+]?\.?\d|(?i:nan|inf))")
+SPELLED_VALUE = re.compile(rb"(?<![A-Za-z_])(" + b"|".join(map(re.escape, SPELLINGS)) + rb")\b['\"]?[ \t]{0,8}[:=]?[ \t]{0,8}"
+                           rb"(?:[-+]?\.?\d|(?i:nan|inf))")
 
 
 def _spellings_with_values(window: bytes) -> int:
@@ -634,7 +637,7 @@ def _header_columns(first: bytes, layout: Layout, lone_cr: bool) -> tuple[int | 
 
 
 def _scan_range(path: str, source: str, start: int, end: int, layout: Layout, finder: MessageFinder,
-                lone_cr: bool, columns: tuple[int | None, int | None] = (None, None)) -> Evidence:
+                lone_cr: bool, columns: tuple[int | None, int | None]) -> Evidence:
     with open(path, "rb") as stream:
         stream.seek(start)
         left = end - start
