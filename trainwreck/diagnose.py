@@ -48,7 +48,7 @@ from .split_gap import new_data_gap
 from .start_loss import pretrained_at_uniform, uniform_start
 from .weighing import (CODE_CONSTRUCTS, HANDED_BELOW_ZERO, PASTED, W_NEGATIVE, W_PRINTED, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
-from .normals import (BENIGN_OVERFLOW, NATS_BITS, Normal, RESTARTED, UNIFORM_START, gan_failure_said, nats_as_bits,
+from .normals import (BENIGN_WARNINGS, NATS_BITS, Normal, RESTARTED, UNIFORM_START, gan_failure_said, nats_as_bits,
                       normals_asked)
 from .precision_said import precision_face
 from .rate_tried import lr_tried, rate_zero_failed
@@ -373,8 +373,8 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     elif ev.count < 3 and any(n.falls for n in normals) and rate_zero_failed(ev.prose):
         # (... or beside words that a rate of 0 gives the same: a start no update made, and none unmakes)
         normals = [n for n in normals if not n.falls]
-    if _benign_overflow(ev, sig):
-        normals.insert(0, BENIGN_OVERFLOW)
+    if benign := _benign_warning(ev, sig):
+        normals.insert(0, benign)
     # a first loss the words give that is ln C, in a report that asks: the uniform guess a healthy run starts from
     uniform = uniform_start(ev) if c.words_count and "?" in ev.prose else ""
     if uniform:
@@ -533,11 +533,13 @@ def _restart_rises(ev: Evidence) -> str:
             "below where it was each time")
 
 
-def _benign_overflow(ev: Evidence, sig: Signature) -> bool:
-    """Did exp overflow (NumPy's warning, and no other message) beside a curve that stayed finite and fell?"""
+def _benign_warning(ev: Evidence, sig: Signature) -> Normal | None:
+    """The warning of BENIGN_WARNINGS that is the log's only message (exp overflowed, a spread taken over one value),
+    printed beside a curve that stayed finite and fell; or None."""
     texts = [example for _count, _line, example, _origin in ev.messages.values()]
-    return (sig.name == "healthy" and ev.count > 1 and ev.first_nonfinite is None and bool(texts)
-            and all(BENIGN_OVERFLOW.asked.fullmatch(text) for text in texts))
+    if not (sig.name == "healthy" and ev.count > 1 and ev.first_nonfinite is None and texts):
+        return None
+    return next((n for n in BENIGN_WARNINGS if all(n.asked.fullmatch(text) for text in texts)), None)
 
 
 # Words of a broken run that no normal behaviour accounts for (a loss that won't go down is what "a large loss at

@@ -91,6 +91,10 @@ def template_pattern(text: str, capture: bool = False) -> re.Pattern:
     as "to 3"."""
     parts = [re.escape(part) for part in text.split(PLACEHOLDER_MARK)]
     pattern = (r"([^\n]+?)" if capture else r"[^\n]+?").join(parts)
+    # (a first value glued to the text after it is one word, "std(): degrees of freedom ...": searched in a line, the
+    # general value would run back to the line's start and take the warning's file and category with it)
+    if text.startswith(PLACEHOLDER_MARK) and text[len(PLACEHOLDER_MARK):][:1] not in ("", " "):
+        pattern = (r"(\S+?)" if capture else r"\S+?") + pattern[len(r"([^\n]+?)" if capture else r"[^\n]+?"):]
     if not text.endswith(PLACEHOLDER_MARK):
         return re.compile(pattern)
     # (a last value's brackets hold their spaces: "got input size torch.Size([1, 256])", not "torch.Size([1,")

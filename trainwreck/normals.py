@@ -1793,6 +1793,22 @@ BENIGN_OVERFLOW = Normal(
     frozenset({"overflow"}))
 
 
+# ... and PyTorch's warning that a standard deviation or a variance was taken over one value (its unbiased form divides
+# by n - 1: 0/0, nan), beside a loss that stayed finite and fell: the nan went somewhere the loss does not reach
+BENIGN_ONE_SPREAD = Normal(
+    "a spread of one value beside a finite loss",
+    lazy_regex.compile(r"\w+\(\): degrees of freedom is <= 0\. Correction should be strictly less than the reduction "
+                       r"factor \(input numel divided by output numel\)\.?", re.I),
+    "a standard deviation or a variance was taken over a single value somewhere, and PyTorch's, which divides by n - 1 "
+    "unless told otherwise, is 0/0 = nan there; but no nan reached the loss, which stayed finite and fell: the nan went "
+    "into something the loss does not use (a statistic of a one-frame segment, a logged metric). It is a failure where "
+    "it reaches the loss: a minibatch of one in a per-batch standardisation, (a - a.mean()) / (a.std() + eps), is nan "
+    "whatever the eps (WR-060)",
+    "the line the warning names (what its std feeds) and whether the loss ever turns nan or inf")
+# (the warnings that say a value was made non-finite somewhere, harmless where the loss stayed finite and fell)
+BENIGN_WARNINGS = (BENIGN_OVERFLOW, BENIGN_ONE_SPREAD)
+
+
 # Asked about, in words: a first loss that is ln C for the C classes (or a vocabulary's C tokens) the report names
 # (start_loss.uniform_start) -- the uniform guess a fresh classifier makes.
 UNIFORM_START = Normal(

@@ -76,6 +76,14 @@ WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"star
 # The facts that a standard deviation of 0 is met wherever the data brings it, not at the first step: each item standardised
 # by its own, and NumPy's warning printed at such a division
 STD_MET_ANY_STEP = ("item-std-unguarded", "std-nan-printed")
+# ... and PyTorch's warning that a standard deviation or a variance was taken over one value (its unbiased form is 0/0
+# there): a minibatch of one, met at whichever step the data first made one (a rollout whose length leaves 1 over)
+ONE_VALUE_SPREAD = "(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor"
+
+
+def _std_met_any_step(c) -> bool:
+    """Does the paste show a division by a spread met wherever the data brought one that is 0 or not a number?"""
+    return any(fact in c.printed for fact in STD_MET_ANY_STEP) or any(ONE_VALUE_SPREAD in k for k in c.ev.messages)
 # The facts that are constructs of the pasted code (breaking_constructs.breaking_construct): suspects, which order the
 # candidates but never name one on their own (diagnose._decide: unless a warning the run printed was raised at their
 # line), nor count beside a message another entry declares
@@ -795,8 +803,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # (each item standardised by its own std, unguarded: the nan comes at whichever batch first holds an item of equal
     # values -- a finite curve that turns non-finite is that face, WR-060's page's "Statistics of one item")
     # (and NumPy's own warning printed at a division by a std: it met one of 0 there, at whatever step it did)
-    if any(fact in c.printed for fact in STD_MET_ANY_STEP) and entry.id in w.constant_feature \
-            and sig.name in NONFINITE_TRACES:
+    if _std_met_any_step(c) and entry.id in w.constant_feature and sig.name in NONFINITE_TRACES:
         curve = max(curve, W_PART / 2)
     # (a climb from a first loss already enormous, on a regression whose targets the words leave in their raw units: a
     # rate too high alone starts from an ordinary loss, and a rate that suits unit-scale targets diverges on raw ones --
@@ -910,7 +917,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     entry_when = w.timing[entry.id]
     if "sqrt-at-zero" in c.printed and entry.id in w.singular_slope and PAIRWISE.search(ev.prose):
         entry_when = entry_when | {"start"}      # (a pairwise distance's zero diagonal: from the first step)
-    if any(fact in c.printed for fact in STD_MET_ANY_STEP) and entry.id in w.constant_feature:
+    if _std_met_any_step(c) and entry.id in w.constant_feature:
         entry_when = entry_when | {"early", "later"}     # (each item by its own std: wherever the first constant one is)
     # (in half precision, its late face, a nan: wherever an activation first leaves float16's range -- not beside a curve of
     # any other shape (a climb, a plateau, a stall, a spike) or a climb said in words, whose timing is that shape's, nor
