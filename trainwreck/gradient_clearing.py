@@ -162,9 +162,23 @@ def _loop_clearing_nothing(pattern: lazy_regex.LazyPattern, prose: str) -> str:
         return ""
     for m in itertools.islice(pattern.finditer(prose if prose.endswith("\n") else prose + "\n"), 20):
         body = m.group("body")
-        if ".backward(" in body and steps_an_optimizer(body) and not clears(body):
+        if ".backward(" in body and steps_an_optimizer(body) and (not clears(body) or _clears_only_others(m, body)):
             return m.group("loop")
     return ""
+
+
+_ZERO_GRAD_OF = lazy_regex.compile(r"(?<![\w.])(?P<name>(?:self\.)?[A-Za-z_]\w{0,40})\.zero_grad\([^()\n]{0,40}\)")
+
+
+def _clears_only_others(m: re.Match, body: str) -> bool:
+    """Does the loop's body step an optimizer that only the clearing outside it clears, the body clearing only other
+    optimizers' gradients (a GAN's loop: `optimizer_G.zero_grad()` once per epoch, `optimizer_D.zero_grad()` on every
+    batch)? Every other clearing in the body is an optimizer's the body steps -- a module's zero_grad() may be the very
+    one that clears the first's parameters (the DCGAN tutorial's `netG.zero_grad()`)."""
+    outside = {z.group("name") for z in _ZERO_GRAD_OF.finditer(m.group(0).replace(body, "", 1))}
+    stepped = {s.group("opt") for s in STEPPED.finditer(body)}
+    inside = {z.group("name") for z in _ZERO_GRAD_OF.finditer(body)}
+    return bool(outside & stepped - inside) and inside <= stepped and not clears(_ZERO_GRAD_OF.sub("", body))
 
 
 # ... or once after it, at the loop's own indentation (`opt.zero_grad()` at the end of each epoch, below the loop over
@@ -333,7 +347,10 @@ CLEARED_EACH_STEP = lazy_regex.compile(r"(?m)^(?P<indent>[ \t]{1,40})(?![ \t#])[
 def cleared_each_step(prose: str) -> bool:
     """Does the pasted loop clear the gradients beside backward() (CLEARED_EACH_STEP) -- of what its optimizer holds, not
     only of a module it copied them from (copy_cleared)?"""
-    return bool(CLEARED_EACH_STEP.search(prose)) and copy_cleared(code_of(prose)) is None
+    # (nor where another optimizer the loop steps is cleared only outside it: the clearing beside backward() is the
+    # other's)
+    return bool(CLEARED_EACH_STEP.search(prose)) and copy_cleared(code_of(prose)) is None \
+        and not cleared_outside(prose) and not cleared_after(prose)
 
 
 def trainer_clears(ev: Evidence) -> str:

@@ -1,0 +1,43 @@
+"""Gradients cleared per optimizer: a loop that steps two optimizers and clears one of them on every batch, the other
+only once before the loop (a GAN's generator cleared once per epoch, s263/12), carries the second's gradients from
+every step of the epoch into each of its steps -- WR-260's face, as a loop that clears nothing inside does."""
+from conftest import diagnosis
+from trainwreck.gradient_clearing import cleared_each_step, cleared_outside
+
+LOG = "".join(f"[Epoch 0/200] [Batch {b}/938] [D loss: {d:f}] [G loss: {g:f}]\n" for b, d, g in [
+    (0, 0.694, 0.702), (50, 0.318, 1.209), (100, 0.241, 1.894), (150, 0.388, 2.732), (200, 0.521, 6.486),
+    (250, 0.0047, 11.93), (400, 0.00009, 17.26), (700, 0.000002, 24.12), (937, 0.000001, 27.40)])
+
+
+def loop(inside_g: str = "", outside: str = "    optimizer_G.zero_grad()\n", inside_d: str = "optimizer_D") -> str:
+    return ("the generator collapses after a few hundred batches, every sample the same blob\n```python\n"
+            "for epoch in range(opt.n_epochs):\n" + outside +
+            "    for i, (imgs, _) in enumerate(dataloader):\n"
+            "        gen_imgs = generator(z)\n"
+            f"        {inside_d}.zero_grad()\n"
+            "        d_loss = (real_loss + fake_loss) / 2\n"
+            "        d_loss.backward()\n"
+            "        optimizer_D.step()\n" + inside_g +
+            "        g_loss = adversarial_loss(discriminator(gen_imgs), valid)\n"
+            "        g_loss.backward()\n"
+            "        optimizer_G.step()\n```\n" + LOG)
+
+
+def test_the_generator_cleared_once_per_epoch_is_read_though_the_discriminator_is_cleared_each_batch():
+    text = loop()
+    assert cleared_outside(text) == "for i, (imgs, _) in enumerate(dataloader):"
+    assert not cleared_each_step(text)            # (the clearing beside backward() is the other optimizer's)
+    d = diagnosis(text)
+    assert d.matches[0].entry.id == "WR-260" and d.matches[0].parts["cleared-outside"] > 0
+    assert "cleared" not in d.matches[0].parts
+
+
+def test_each_optimizer_cleared_in_the_loop_or_a_module_cleared_there_is_not_read():
+    # (the generator's optimizer cleared on every batch as well)
+    assert not cleared_outside(loop(inside_g="        optimizer_G.zero_grad()\n"))
+    # (a module's zero_grad in the body may be the one that clears the generator's parameters: the DCGAN tutorial's
+    # netG.zero_grad())
+    assert not cleared_outside(loop(inside_g="        generator.zero_grad()\n"))
+    # (one optimizer only, cleared inside: no clearing outside to speak of)
+    assert not cleared_outside(loop(outside=""))
+    assert cleared_each_step(loop(inside_g="        optimizer_G.zero_grad()\n"))
