@@ -83,7 +83,7 @@ SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one
               "adaptive-rate-high", "std-unguarded", "std-nan-printed", "one-output", "weights-frozen", "rounded-away", "start-high", "accuracy-rose-said",
               "early-jump", "no-warmup", "loop-unscaled", "update-discarded", "raw-targets-said", "target-size", "input-stats-nonfinite", "input-range", "own-data-only", "classes-counted", "classes-short", "labels-past-outputs", "labels-past-classes",
               "masked-row-every-batch", "untrained-output-enormous", "width-no-effect", "inverse-unguarded",
-              "dead-units", "units-alike", "item-std-unguarded", "norm-unguarded", "faster-start",
+              "dead-units", "dead-units-printed", "units-alike", "item-std-unguarded", "norm-unguarded", "faster-start",
               "froze-after-jumps")
 # ... of which these hold the paste's own printed numbers to an entry's mechanism, or are its own check done: beside
 # words alone, evidence specific enough to name an entry (diagnose._decide)
@@ -1097,7 +1097,8 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     # gives it either; nor does a pasted model whose sigmoid or softmax output goes to a loss that applies its own)
     unlike_normal = any(m.parts.get(k, 0) > 0 for m in d.matches
                         for k in ("start-high", "accuracy-rose-said", "one-output", "weights-frozen", "early-jump",
-                                  "faster-start", "froze-after-jumps", "pairing", "sigmoid-twice-printed", "dead-units")) \
+                                  "faster-start", "froze-after-jumps", "pairing", "sigmoid-twice-printed", "dead-units",
+                                  "dead-units-printed")) \
         or bool(one_output_said(d.evidence.prose))
     # (a normal whose answer is that one step's loss is noise accounts for a rise among finite values)
     # (not a curve that ends at its highest: a climb that kept going is no noise)

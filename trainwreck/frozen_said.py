@@ -292,6 +292,35 @@ def dead_units_said(prose: str) -> str:
     return ""
 
 
+# ... or printed: a column of the log that holds a hidden layer's activations (`mean|h|`, `act_mean`, `hidden`, `relu1`)
+# at exactly 0 in its last prints, after a first print above 0 -- every unit of the layer outputs 0 for every input
+# (the mean of a ReLU layer's outputs, or of their sizes, is 0 only then; a tanh's or a sigmoid's never is). WR-140's
+# face, printed by the run itself ("mean|h| 0.0290 ... 0.0000").
+ACTIVATION_COLUMN = lazy_regex.compile(
+    r"(?i)(?<![\w|])(?P<label>(?:mean|avg|average)[ _]?\|h\d?\||\|h\d?\||h\d?_(?:mean|abs|avg)|(?:mean|avg)_h\d?|"
+    r"(?:hidden|relu|activations?)(?:_?\d)?(?:_(?:mean|abs|avg|out))?|(?:mean|avg)_?acts?\d?|acts?\d?_(?:mean|abs|avg))"
+    # (not a bare `act`, an RL log's action)
+    r"[ \t]*(?:[:=][ \t]*)?"
+    r"(?P<value>[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)(?![\w.])")
+DEAD_COLUMN_PRINTS = 3          # the last prints at exactly 0 (one or two may be a batch's chance)
+COLUMN_LINES = 5000             # (the lines read: a log's, not a whole run's)
+
+
+def dead_layer_printed(prose: str) -> str:
+    """A sentence of the activations column the log prints at exactly 0 in its last DEAD_COLUMN_PRINTS prints or more
+    after a first print above 0 (ACTIVATION_COLUMN); or ""."""
+    columns: dict[str, list[tuple[str, float]]] = {}
+    for line in prose.split("\n", COLUMN_LINES)[:COLUMN_LINES]:
+        for m in itertools.islice(ACTIVATION_COLUMN.finditer(line), 4):
+            columns.setdefault(m.group("label").lower(), []).append((m.group("value"), float(m.group("value"))))
+    for label, values in columns.items():
+        zeros = next((i for i, (_, v) in enumerate(reversed(values)) if v != 0), len(values))
+        if zeros >= DEAD_COLUMN_PRINTS and len(values) > zeros and values[0][1] > 0:
+            return (f"the log prints `{label}` at {values[0][0]} first and at exactly 0 ({values[-1][0]}) in its last "
+                    f"{zeros} prints: the layer's units output 0 for every input, as dead ReLUs do")
+    return ""
+
+
 # (one output that a nan made, said just after it: "once it is nan every knee is predicted as grade 0" -- the argmax of
 # a row of nans is its first index)
 _AFTER_NONFINITE = lazy_regex.compile(r"(?i)\b(?:nan|nans|inf)\b[^.;\n]{0,40}$")

@@ -27,7 +27,7 @@ from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_25
                           table_read_missing_unhandled,
                           read_and_made_float, input_stats_nonfinite, SCALING_SAID)
 from .exp_limits import exp_overflow
-from .frozen_said import (dead_units_said, froze_after_jumps_said, one_output_untrained, units_alike_said, weights_frozen_said,
+from .frozen_said import (dead_layer_printed, dead_units_said, froze_after_jumps_said, one_output_untrained, units_alike_said, weights_frozen_said,
                           width_changes_nothing_said)
 from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALLED, accumulated_undivided,
                                 cleared_after, cleared_only_when, cleared_outside, clears, jax_accumulator_never_reset, numpy_buffer_never_reset,
@@ -417,6 +417,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["dead-units"] = (f"the report says the hidden units are dead or give 0 for every input (\"{dead}\"): a ReLU "
                              "whose input is at or below 0 for every example outputs 0 and gets a gradient of 0, so no "
                              "update to its own weights brings it back")
+    if went_wrong and (dead := dead_layer_printed(ev.prose)):
+        out["dead-units-printed"] = (f"{dead}: a ReLU whose input is at or below 0 for every example outputs 0 and gets "
+                                     "a gradient of 0, so no update to its own weights brings it back")
     if went_wrong and (alike := units_alike_said(ev.prose)):
         out["units-alike"] = (f"the report says the hidden units are copies of each other (\"{alike}\"): units that "
                               "start equal get equal gradients and stay equal, so the layer computes what one unit does "

@@ -566,8 +566,9 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
         and loss_climb_said(ev.prose)
         and not grows_when_healthy(f"{ev.loss_named[0]} {ev.prose}") and not not_training(ev)
         # (or a short log beside a training accuracy that fell and stayed down: printed, what words of a run that does
-        # not learn would say)
-        or ev.count < SHAPE_MIN and bool(accuracy_fell(ev)))
+        # not learn would say; or a longer one whose loss ended no lower than it started -- a class-weighted loss may
+        # lower the accuracy while the model learns the rare classes, but then its loss falls)
+        or bool(accuracy_fell(ev)) and (ev.count < SHAPE_MIN or ev.last >= ev.head[0]))
     hits = {e.id: _declared_hits(w.weighed[e.id], ev.messages) for e in w.entries}
     if zero is not None:                               # Apex's scale at zero: the scaler out of range
         for i in w.declarers.get(SAME_AS, []):
@@ -981,6 +982,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     for fact, declarers, weight in (("zero-gradient", w.zero_gradient, W_PRINTED),
                                     ("one-output", w.one_output, W_SAID_HALF),
                                     ("dead-units", w.dead_units, W_SAID_HALF),
+                                    ("dead-units-printed", w.dead_units, W_PRINTED),
                                     ("width-no-effect", w.zero_init, W_SAID_HALF),
                                     ("units-alike", w.zero_init, W_SAID_HALF),
                                     ("weights-frozen", w.zero_gradient, W_SAID_HALF),
