@@ -286,6 +286,28 @@ def assignment(code: str, name: str) -> re.Match | None:
     return re.search(r"(?m)^[ \t]*" + re.escape(name) + r"\s*=(?!=)\s*([^\n]{0,120})", code)
 
 
+def _named_difference(code: str, arg: str) -> bool:
+    """Is the square root's argument a bare name the code assigns from what can be 0 -- a sum of squares, a mean of
+    them (`mse = se.sum(1) / mask.sum(1).clamp(min=1)`) -- with nothing added to keep it off 0? What divides it is left
+    out: a clamp on the divisor keeps the division off 0/0, not the quotient off 0."""
+    if not re.fullmatch(r"\s*[A-Za-z_]\w{0,40}\s*", arg) or not (made := assignment(code, arg.strip())):
+        return False
+    numerator, depth = made.group(1), 0
+    for i, ch in enumerate(numerator):
+        depth += (ch in "([") - (ch in ")]")
+        if ch == "/" and depth == 0 and numerator[i + 1:i + 2] != "/" and numerator[i - 1:i] != "/":
+            numerator = numerator[:i]
+            break
+    return bool(DIFFERENCE.search(numerator)) and not GUARDED.search(ZERO_CLIP.sub("", numerator))
+
+
+def _assigned_from(code: str, prose: str, m: re.Match) -> str:
+    """", where `name = ...`" for a square root of a bare name the code assigns, as the paste writes it; else ""."""
+    arg = (m.group("arg") or "").strip()
+    made = assignment(code, arg) if re.fullmatch(r"[A-Za-z_]\w{0,40}", arg) else None
+    return f", where `{' '.join(prose[made.start():made.end()].split())}`" if made else ""
+
+
 def where_division(code: str) -> str:
     """The where call (as written, to its end) that picks a division on a branch by a name its condition tests; or ""."""
     for m in itertools.islice(WHERE_CALL.finditer(code), 50):
@@ -1167,7 +1189,8 @@ def breaking_construct(prose: str) -> dict[str, str]:
               m.group("where") and not (m.group("inner") and re.search(r"(?<![\w.])" + re.escape(m.group("inner"))
                                                                           + r"\s*=[^=\n][^\n]{0,120}?where\(", code)))
               or m.group("norm") or (m.group("arg") is not None and DIFFERENCE.search(m.group("arg"))
-                                     and not GUARDED.search(ZERO_CLIP.sub("", m.group("arg"))))), None)
+                                     and not GUARDED.search(ZERO_CLIP.sub("", m.group("arg"))))
+              or m.group("arg") is not None and _named_difference(code, m.group("arg"))), None)
     method = None if m else next((s for s in itertools.islice(SQRT_METHOD.finditer(code), 50)
                                   if DIFFERENCE.search(s.group("line")) and not GUARDED.search(ZERO_CLIP.sub("", s.group("line")))
                                   and not ADDED.search(s.group("line"))), None)
@@ -1187,6 +1210,6 @@ def breaking_construct(prose: str) -> dict[str, str]:
             f"the pasted code takes a norm that can meet a zero vector (`{shown}`): its gradient there is x / ||x|| "
             "= 0/0, nan, as JAX and TensorFlow compute it (PyTorch's vector norm returns 0 there)" if m.group("norm")
             else
-            f"the pasted code takes a square root that can meet 0 (`{shown}`): its slope there is 1 / (2 sqrt(0)) = "
-            "inf, and inf * 0 in the backward pass is nan")
+            f"the pasted code takes a square root that can meet 0 (`{shown}`{_assigned_from(code, prose, m)}): its slope "
+            "there is 1 / (2 sqrt(0)) = inf, and inf * 0 in the backward pass is nan")
     return out

@@ -24,6 +24,29 @@ BATCH_SIZE = lazy_regex.compile(r"(?i)(?<![A-Za-z])(?P<trainer>per_device_train_
                                 r"(?:_per_(?:gpu|device))?\b['\"]?\s*(?:(?:[=:]|of|is|was)\s*)?(?P<size>\d{1,6})\b")
 
 
+# The weights or the gradients said, or printed, to have turned non-finite: "weights turn into NaN after
+# optimizer.step()", "every parameter is NaN", "the grads are inf", `non-finite params: [...]`, "NaN gradients". A
+# nan there, beside a loss whose printed values stayed finite, is not in the curve: the run broke where the log does
+# not look (a check that stops the loop once the weights are nan, before any nan loss is printed).
+_WEIGHTS = r"(?:weights?|params?|parameters?|gradients?|grads?)"
+_NONFINITE = r"(?:nan|nans|inf|infs|non-?finite|not finite)"
+WEIGHTS_NONFINITE = lazy_regex.compile(
+    r"(?i)\b" + _WEIGHTS + r"\b(?:(?!\b(?:loss\w*|outputs?|logits?|inputs?|data)\b)[^.;?\n]){0,40}?\b(?:turn\w*|become\w*|"
+    r"became|go(?:es)?|went|are|is|were|was|get|gets|got)\s+(?:\w+\s+){0,2}?" + _NONFINITE + r"\b|"
+    r"\b" + _NONFINITE + r"\s+" + _WEIGHTS + r"\b")
+
+
+def weights_nonfinite_said(prose: str) -> str:
+    """The words that say the weights or the gradients turned nan or inf (WEIGHTS_NONFINITE), told and not denied (no
+    negator among the three words before its nan), as written (lowercased); or ""."""
+    text = told(prose)
+    for m in itertools.islice(WEIGHTS_NONFINITE.finditer(text), 10):
+        if said_unnegated(m.group(0), {"nan", "inf"}) or re.search(r"non-?finite|not finite", m.group(0)):
+            if not denied_before(text, m.start(), reach=30):
+                return " ".join(m.group(0).split())
+    return ""
+
+
 # Words that say something went wrong. A report with none of them (and no message, and no
 # broken curve) asks about a run that may be fine: it gets no failure candidates. Tokens of the
 # thesaurus match whole; the other words by their start, so collapsed, crashing and failed count.

@@ -52,7 +52,7 @@ from .normals import normal_ruled_out
 from .precision_said import HALF_SHOWN, bf16_only, half_precision_denied, half_precision_shown, precision_tried
 from .rate_tried import lr_tried, lr_tried_same_place, lr_tried_unmoved, rate_zero_failed
 from .run_said import (BEFORE_TRAINING_NONFINITE, fell_then_broke, loss_climb_said, loss_kind, says_failure,
-                       says_not_learning, untrained_output_nonfinite)
+                       says_not_learning, untrained_output_nonfinite, weights_nonfinite_said)
 from .sentences import said_unnegated, sentences_only, told
 from .thesaurus import tokens, tokens_many, when
 from .timing_words import EARLY_STEPS, timing_of
@@ -568,7 +568,10 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
         # (or a short log beside a training accuracy that fell and stayed down: printed, what words of a run that does
         # not learn would say; or a longer one whose loss ended no lower than it started -- a class-weighted loss may
         # lower the accuracy while the model learns the rare classes, but then its loss falls)
-        or bool(accuracy_fell(ev)) and (ev.count < SHAPE_MIN or ev.last >= ev.head[0]))
+        or bool(accuracy_fell(ev)) and (ev.count < SHAPE_MIN or ev.last >= ev.head[0])
+        # (or a short log beside words that the weights or the gradients turned nan or inf: that nan is not of these
+        # values -- a check that stops the loop at the first nan weight prints no nan loss)
+        or ev.count < SHAPE_MIN and bool(weights_nonfinite_said(ev.prose)))
     hits = {e.id: _declared_hits(w.weighed[e.id], ev.messages) for e in w.entries}
     if zero is not None:                               # Apex's scale at zero: the scaler out of range
         for i in w.declarers.get(SAME_AS, []):

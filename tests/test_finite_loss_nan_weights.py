@@ -1,0 +1,56 @@
+"""Weights that turn nan under a loss that stays finite (s266/10): the nan is not in the curve -- the run's own check
+stopped it at the first nan weight -- so a short finite log beside those words is no healthy run; and a square root
+of a name the code assigns from a sum of squares (`torch.sqrt(mse_per_sku)`) meets 0 as the same sum written inline
+does, its slope there inf, WR-050's construct."""
+import pytest
+
+from conftest import diagnosis
+from trainwreck.breaking_constructs import breaking_construct
+from trainwreck.run_said import weights_nonfinite_said
+
+CODE = """```python
+def masked_rmse(pred, target, mask):
+    se = ((pred - target) * mask) ** 2
+    mse_per_sku = se.sum(dim=1) / mask.sum(dim=1).clamp(min=1)
+    return torch.sqrt(mse_per_sku).mean()
+```
+"""
+LOG = """```
+step 0: loss=1.4262
+step 100: loss=0.9137
+step 200: loss=0.8419
+step 300: loss=0.8150
+step 400: loss=0.7962
+step 437: loss=0.7818, non-finite params: ['gru.weight_ih_l0', 'decoder.weight', 'decoder.bias']
+```
+"""
+
+
+@pytest.mark.parametrize("words, said", [
+    ("Weights turn into NaN after optimizer.step() even though the loss is finite", "weights turn into nan"),
+    ("after the step every parameter is NaN", "parameter is nan"),
+    ("I get NaN gradients from the second batch", "nan gradients"),
+    ("the grads are not nan, I checked", ""),
+    ("no NaN gradients at all", ""),
+    ("the loss is nan but the weights are fine", ""),
+    ("are the gradients nan?", ""),
+])
+def test_words_that_the_weights_or_gradients_turned_nonfinite(words, said):
+    assert weights_nonfinite_said(words) == said
+
+
+def test_a_square_root_of_a_name_assigned_from_a_sum_of_squares_can_meet_zero():
+    said = breaking_construct(CODE)["sqrt-at-zero"]
+    assert "(`torch.sqrt(mse_per_sku)`, where `mse_per_sku = se.sum(dim=1) / mask.sum(dim=1).clamp(min=1)`)" in said
+    # (an eps added to what the name holds keeps it off 0; a size is never 0 in a way that matters; the clamp on the
+    # divisor guards the division, not the quotient)
+    assert "sqrt-at-zero" not in breaking_construct(CODE.replace(".clamp(min=1)\n", ".clamp(min=1) + 1e-8\n")
+                                                    .replace("mse_per_sku = se.sum(dim=1) /", "mse_per_sku = se.sum(dim=1) + 1e-8 /"))
+    assert "sqrt-at-zero" not in breaking_construct("n = x.shape[0]\nscale = torch.sqrt(n)\n")
+
+
+def test_a_finite_short_log_beside_nan_weights_names_the_singular_slope():
+    d = diagnosis("Weights turn into NaN after optimizer.step() even though the loss is finite\n" + CODE + LOG)
+    assert d.verdict != "healthy" and d.matches[0].entry.id == "WR-050"
+    # (without the words, the same finite log is judged by its values alone)
+    assert diagnosis("step 0: loss=1.4262\nstep 100: loss=0.9137\nstep 200: loss=0.8419\n").verdict == "healthy"
