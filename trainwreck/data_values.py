@@ -315,7 +315,7 @@ _DIVIDED = (r"/=?\s*(?:255|127\.5)\b|convert_image_dtype|Rescaling|rescale|norma
             # (TensorFlow's and Keras's own scalers, and a decoder told to give floats, which it scales to [0, 1))
             r"preprocess_input|per_image_standardization|decode_image\((?:[^()\n]|\([^()\n]{0,60}\)){0,120}?float32")
 DIVIDED_255_ITSELF = lazy_regex.compile(_DIVIDED)
-DIVIDED_255 = lazy_regex.compile(_DIVIDED + r"|ToTensor")
+DIVIDED_255 = lazy_regex.compile(_DIVIDED + r"|(?<!PIL)ToTensor")      # (PILToTensor scales nothing)
 
 
 # The keras.applications models that scale their own input: EfficientNet (V1 and V2) builds a Rescaling and a
@@ -384,6 +384,32 @@ def read_and_made_float(prose: str) -> str:
         if any(re.search(rf"\b(?:{names})\b", line) for line in floats):
             return line_from(prose, read.start())[:100].strip()
     return ""
+
+
+# ... or put through torchvision's PILToTensor (or its functional pil_to_tensor, or v2's ToImage), which keeps an 8-bit
+# picture's type and values -- a uint8 tensor, 0 to 255 -- where ToTensor divides by 255; made float by the paste
+# (`.float()`, `dtype=torch.float`) with no ConvertImageDtype, no ToDtype(..., scale=True), and nothing else that scales
+# in the paste, its pixels reach the model as they are
+PIL_TO_TENSOR = lazy_regex.compile(r"\b(?:(?:transforms|T|v2)\.)?(?:PILToTensor\(\)|pil_to_tensor\(|ToImage\(\))")
+SCALED_BY_TORCHVISION = lazy_regex.compile(r"\bConvertImageDtype\(|\bconvert_image_dtype\(|\bToDtype\([^()\n]{0,80}scale\s*=\s*True|"
+                                           r"\bto_dtype\([^()\n]{0,80}scale\s*=\s*True")
+MADE_FLOAT_ANY = lazy_regex.compile(MADE_FLOAT.pattern + r"|dtype\s*=\s*torch\.float\b")
+# (a name of the masks' or the labels' own, inside an identifier too: `mask_tf`, `seg_transform`)
+CLASSES_NAMED = lazy_regex.compile(r"(?i)(?<![a-z])(?:masks?|labels?|targets?|segs?|segmentations?|gts?|annotations?|lbls?)"
+                                   r"(?![a-z])")
+
+
+def pil_to_tensor_unscaled(prose: str) -> str:
+    """The call, quoted, where the paste turns its images into tensors with PILToTensor (PIL_TO_TENSOR), makes floats of
+    them, and scales them nowhere (no division by 255, no torchvision scaling, no normalising said); or ""."""
+    # (a mask's or a label's, whose classes PILToTensor keeps as they should be, is none: on a line that names one, or
+    # beside a ToTensor that scales the images)
+    m = next((m for m in itertools.islice(PIL_TO_TENSOR.finditer(prose), 5)
+              if not CLASSES_NAMED.search(prose, prose.rfind("\n", 0, m.start()) + 1, _line_end(prose, m.end()))), None)
+    if not m or not MADE_FLOAT_ANY.search(prose) or DIVIDED_255.search(prose) \
+            or SCALED_BY_TORCHVISION.search(prose) or SCALING_SAID.search(prose):
+        return ""
+    return " ".join(m.group(0).split())
 
 
 def dataset_data(prose: str) -> tuple[str, str] | None:

@@ -25,7 +25,7 @@ from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_25
                           MERGED, MINUS_ONE_HANDLED, MINUS_ONE_LABELS, NOT_INPUT_NAME, TORCHVISION_IO, dataset_data,
                           image_tensor_unscaled, keras_directory_unscaled, mask_own_divider, mask_to_tensor, raw_units_read,
                           table_read_missing_unhandled,
-                          read_and_made_float, input_stats_nonfinite, SCALING_SAID)
+                          read_and_made_float, input_stats_nonfinite, pil_to_tensor_unscaled, SCALING_SAID)
 from .exp_limits import exp_overflow
 from .frozen_said import (dead_layer_printed, dead_units_said, froze_after_jumps_said, one_output_untrained, units_alike_said, weights_frozen_said,
                           width_changes_nothing_said)
@@ -508,6 +508,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                      "pixels in the file's own range: 0 to 255 for 8-bit images, up to 65535 for 16-bit ones")
             out["raw-pixels"] = (f"the paste reads images with {name} ({depth}) and builds its inputs from them "
                                  f"with no division by 255 (`{made}`): raw pixel values, fed as they are")
+        elif called := pil_to_tensor_unscaled(ev.prose):
+            out["raw-pixels"] = (f"the paste makes tensors of its images with torchvision's `{called}`, which keeps an "
+                                 "8-bit picture's values, uint8 from 0 to 255 (ToTensor is the one that divides by 255), "
+                                 "makes floats of them and scales them nowhere: raw 8-bit pixel values, fed as they are")
         elif made := read_and_made_float(ev.prose):
             out["raw-pixels"] = (f"the paste reads its images (`{made}`) and makes floats of them with no division by "
                                  "255 and no scaling anywhere: raw pixel values, fed as they are")
