@@ -286,6 +286,17 @@ def test_the_input_nan_reading_refuses_another_subjects_nan():
         assert input_stats_nonfinite(other) == "", other
 
 
+def test_a_split_or_a_series_read_through_its_values_accessor_is_an_input():
+    """(s266/09) A Darts series scaled and printed: "`train_s.values().min()` also prints nan" -- the training split by
+    its own name, read through the accessor that hands its values over. Not a loss or a prediction of that split."""
+    from trainwreck.data_values import input_stats_nonfinite
+
+    assert "(`train_s.values().min()` gave nan)" in input_stats_nonfinite("`train_s.values().min()` also prints nan")
+    assert input_stats_nonfinite("series.to_numpy().max() -> nan")
+    for other in ("train_loss.min() is nan", "train_pred.max() -> nan", "train_s.values().min() gave 0.0"):
+        assert input_stats_nonfinite(other) == "", other
+
+
 def test_the_logit_pace_needs_the_logits_exp_and_counts_steps():
     """code_review_s71 14-15: an exp of a scale parameter, and a nan row ten steps after the last, not a hundred."""
     base = "fp32, no amp.\n" + TWO_TOWER

@@ -442,8 +442,11 @@ def image_tensor_unscaled(prose: str) -> str:
 # for), not a tensor of the model's: a nan in the weights makes the output nan, not the input the loader hands over.
 # (an input's name, as the data's names go: x and a split or a batch of it, inputs, features, dense -- a recommender's
 # continuous features --, images, a batch's field; not x_hat, x_recon, x_out, a model's)
+# (a split or a series of the data by its own name too: `train_s`, a Darts series scaled; `series`; read through the
+# accessor that hands its values over, `.values()`, `.to_numpy()`)
 _INPUT_TENSOR = (r"(?:x(?:_(?:train|tr|val|valid|test|batch|b|in|input|data))?|inputs?|features?|feats|dense(?:_feat\w{0,8})?|"
-                 r"images?|imgs?|batch(?:\[[^\]\n]{1,20}\])?|data)")
+                 r"images?|imgs?|batch(?:\[[^\]\n]{1,20}\])?|data|(?:train|series)(?:_(?!loss|pred|out)[a-z]{1,10})?)"
+                 r"(?:\.(?:values|to_numpy|numpy)\(\))?")
 # (the min, the max, the mean, the sum: not the std, which is nan for one example or a constant column's 0/0 in some
 # libraries' unbiased form, with no nan in the data)
 _STAT_CALL = r"(?:\.(?:min|max|mean|sum|abs\(\)\.max)\(\))"
