@@ -87,12 +87,12 @@ def loss_unit(name: str) -> LossUnit:
 
 from . import (basicsr, caffe, column, cost_after, count_value, csv_table, cyclegan, darknet, deepxde, edsr, fairseq,  # noqa: E402
                hf_trainer, history, keras, keyed, lightning, loss_is, loss_table, megatron, openmmlab, opennmt, pandas_frame,
-               point_runner, prose_values,
+               point_runner, prose_values, sb3_table,
                speechbrain, step_value, tensorboard_csv, tqdm_bar, train_val, wandb_summary)
 
 ORDER: tuple[Dialect, ...] = (keras.DIALECT, lightning.DIALECT, hf_trainer.DIALECT, wandb_summary.DIALECT,
                               fairseq.DIALECT, megatron.DIALECT, openmmlab.DIALECT, basicsr.DIALECT, edsr.DIALECT, cyclegan.DIALECT, speechbrain.DIALECT,
-                              opennmt.DIALECT, point_runner.DIALECT,
+                              opennmt.DIALECT, point_runner.DIALECT, sb3_table.DIALECT,
                               caffe.DIALECT, darknet.DIALECT, deepxde.DIALECT, tqdm_bar.DIALECT, cost_after.DIALECT, loss_is.DIALECT,
                               step_value.DIALECT, train_val.DIALECT, keyed.DIALECT, history.DIALECT,
                               prose_values.DIALECT, pandas_frame.DIALECT, loss_table.DIALECT, tensorboard_csv.DIALECT, csv_table.DIALECT, count_value.DIALECT, column.DIALECT)
