@@ -35,3 +35,27 @@ def test_a_value_loss_of_a_hundred_million_beside_prices_is_the_targets_raw_unit
     d = diagnosis(words + "".join(box(2048 * k, v) for k, v in enumerate(["1.21e+08", "9.38e+07", "1.02e+08"], start=1)))
     assert d.matches[0].entry.id == "WR-360"
     assert any("its first loss (1.21e+08) is enormous" in e for e in d.matches[0].evidence)
+
+
+def dqn_box(steps: int, reward: str, loss: str) -> str:
+    return ("----------------------------------\n"
+            "| rollout/            |          |\n"
+            f"|    ep_rew_mean      | {reward:<8} |\n"
+            "| time/               |          |\n"
+            f"|    total_timesteps  | {steps:<8} |\n"
+            "| train/              |          |\n"
+            f"|    loss             | {loss:<8} |\n"
+            "----------------------------------\n...\n")
+
+
+def test_a_td_loss_that_climbs_while_the_printed_reward_rises_is_an_agent_improving():
+    """(s260/09) A DQN's TD loss regresses targets built from the returns: it grows as they do. Its climb beside a
+    printed mean reward that rose is the normal RL answer; the same climb beside a reward that did not rise is not."""
+    words = "SB3 DQN on LunarLander: the train/loss keeps going up the whole run. Is the Q-network diverging?\n"
+    rising = words + "".join(dqn_box(s, r, l) for s, r, l in [(20172, "-163", "0.844"), (150336, "48.7", "3.27"),
+                                                              (400020, "211", "6.51")])
+    d = diagnosis(rising)
+    assert d.verdict == "normal" and d.normal[0].name.startswith("a reinforcement-learning loss")
+    assert "(a printed mean reward that rose from -163 to 211)" in d.signature.facts[0]
+    flat = rising.replace("| 48.7 ", "| -170 ").replace("| 211  ", "| -165 ")
+    assert diagnosis(flat).verdict != "normal"

@@ -22,7 +22,7 @@ from .logscan.dialects import caffe, loss_unit, named as dialect_named
 from .logscan.reader import PROSE
 from .logscan.positions import count_number, epoch_number, step_number
 from .plural import counted
-from .run_said import BATCH_SIZE, never_recovered_said
+from .run_said import BATCH_SIZE, never_recovered_said, reward_rose
 from .schedule_said import ADAPTIVE, COSINE_SAID, PLAIN_SGD, WARMUP_NAMED, WARMUP_SET, no_warmup_said
 from .sentences import said_unnegated, sentence_around, sentences_only, told
 from .watch_rule import STEP_FLOOR, WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
@@ -643,7 +643,11 @@ def _signature(ev: Evidence) -> Signature:
     # after a 0.1804, from a start at 0.6512; not 0.15 to 0.85 from a start at 2.30, a jump)
     swung = swung or (end_rises == 1 and _below_step_floor(ev)
                       and ev.before[-1] <= max(ev.before[len(ev.before) // 2:-1]))
-    if end_rises and not swung and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the climb still going
+    # (not a loss that grows in a healthy run beside a printed mean reward that rose: an RL agent improving, its value
+    # or TD loss following returns that grow)
+    rewarded = grows_when_healthy(f"{ev.loss_named[0]} {ev.prose}") and bool(reward_rose(ev.prose))
+    if end_rises and not swung and not rewarded and sustained_climb(ev.before[-1 - end_rises:]) is not None:
+        # (the climb still going)
         # (one rise of JUMP_TO_PEAK or more to the last value is a jump, not a climb of several steps: a batch that
         # broke it, or a step that overshot -- a bad batch's face as much as the rate's)
         if end_rises == 1 and ev.before[-2] > 0 and ev.before[-1] >= JUMP_TO_PEAK * ev.before[-2]:
@@ -661,7 +665,7 @@ def _signature(ev: Evidence) -> Signature:
     grows = grows_when_healthy(f"{ev.loss_named[0]} {ev.prose}")
     slow = _slow_climb(ev) if warn_index is None and not grows else None
     held = _held_above_start(ev) if warn_index is None and slow is None and not grows else 0
-    if ((warn_index is not None or slow or held) and not swung and low > 0 and ev.last > ev.head[0]
+    if ((warn_index is not None or slow or held) and not swung and not rewarded and low > 0 and ev.last > ev.head[0]
             and ev.last >= (DOUBLED if held else STAYED) * low and ev.high is not None
             and ev.last >= NEAR_PEAK * ev.high):
         seen = (f"a loss watch ({WATCH_RULE}) would have warned at {warn_at}" if warn_index is not None else
@@ -745,7 +749,9 @@ def _signature(ev: Evidence) -> Signature:
             if warn_index == ev.count - 1 else f"; it climbed for a while around {warn_at} and " + (
             "recovered" if back and last <= (1 + PLATEAU_FALL) * ev.low else
             f"came back down to {fmt(last)}, above its lowest ({fmt(ev.low)})" if back else
-            "stayed near its peak, below where it started" if stayed else "came partly back down")
+            (f"stayed near its peak, as a value or TD loss does while the returns it regresses grow "
+             f"({reward_rose(ev.prose)})" if rewarded else "stayed near its peak, below where it started") if stayed else
+            "came partly back down")
     # (nor, with no climb the watch would flag, a loss that rose from its lowest to RECOVERED times it or more and is
     # still near its peak at the end, beside words that it never came back: 4.61, 5.34, 6.99, 7.40, 7.36, 7.58, 7.39 --
     # each rise too small for the watch, the whole a jump the run did not recover from)

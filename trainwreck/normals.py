@@ -15,7 +15,8 @@ from .class_count import vocabulary_named
 from .logscan.dialects.fairseq import LINE_MARK as FAIRSEQ_LINE_MARK
 from .one_class_iou import IOU_NAME
 from .precision_said import HALF_SHOWN, SCALER_SHOWN
-from .run_said import BATCH_SIZE, MINUS_SCORE_TRAINER, NOT_IN_USE, WGAN_IN_USE, never_recovered_said, says_not_learning
+from .run_said import (BATCH_SIZE, MINUS_SCORE_TRAINER, NOT_IN_USE, REWARD_PRINTED, WGAN_IN_USE, never_recovered_said,
+                       says_not_learning)
 from .schedule_said import no_warmup_said
 from .sentences import UNDONE, denied_before, rounding_of, said_unnegated, sentence_around, told
 from .start_loss import PRETRAINED, early_jump_seen
@@ -175,10 +176,6 @@ SEARCH_TRAINED = lazy_regex.compile(r"(?i)\b(?:alpha-?zero|alpha-?go zero|mu-?ze
                                     r"\b(?:mcts|monte[ -]carlo tree search|visit counts?)\b[^.!?\n]{0,80}?\bpolicy\b")
 
 
-# The mean reward or return a run prints (TRL's `env/reward_mean 64.37`, Stable-Baselines3's `| ep_rew_mean | 212 |`,
-# RLlib's `episode_reward_mean: 35.2`): the measure the RL answer points to, held to its own words
-REWARD_PRINTED = lazy_regex.compile(r"(?i)(?<![\w/])(?:env/)?(?:reward|return|rew|ep_rew|episode_reward|mean_reward|avg_reward)"
-                                    r"(?:[_/](?:mean|avg))?\b[ \t|:=]{1,12}(-?\d+(?:\.\d+)?)(?![\d.])")
 REWARD_FELL = 0.2           # a printed mean reward that ends this share of its first value's size or more below it
 # ... and a policy whose outputs the words say degenerated: a language model's text turned to repeats or garbage
 OUTPUTS_DEGENERATE = lazy_regex.compile(r"(?i)\b(?:garbage|gibberish|degenerat\w*)\b|\bsame (?:few )?(?:tokens?|words?|phrases?)"

@@ -47,6 +47,24 @@ def weights_nonfinite_said(prose: str) -> str:
     return ""
 
 
+# The mean reward or return a run prints (TRL's `env/reward_mean 64.37`, Stable-Baselines3's `| ep_rew_mean | 212 |`,
+# RLlib's `episode_reward_mean: 35.2`): the measure the RL answer points to, held to its own words
+REWARD_PRINTED = lazy_regex.compile(r"(?i)(?<![\w/])(?:env/)?(?:reward|return|rew|ep_rew|episode_reward|mean_reward|avg_reward)"
+                                    r"(?:[_/](?:mean|avg))?\b[ \t|:=]{1,12}(-?\d+(?:\.\d+(?:e[-+]?\d+)?)?)(?![\d.])")
+REWARD_ROSE = 0.2           # a printed mean reward that ends this share of its first value's size or more above it
+
+
+def reward_rose(text: str) -> str:
+    """The printed mean reward's rise, first to last, over three prints or more, the last above the first two (a noisy
+    rise counts): an RL run that is learning, whatever its losses do; or ""."""
+    values = [float(m.group(1)) for m in itertools.islice(REWARD_PRINTED.finditer(text), 200)]
+    if len(values) < 3 or values[-1] < max(values[:2]):
+        return ""
+    first, last = values[0], values[-1]
+    return f"a printed mean reward that rose from {first:g} to {last:g}" \
+        if last - first >= REWARD_ROSE * max(abs(first), 1e-9) else ""
+
+
 # Words that say something went wrong. A report with none of them (and no message, and no
 # broken curve) asks about a run that may be fine: it gets no failure candidates. Tokens of the
 # thesaurus match whole; the other words by their start, so collapsed, crashing and failed count.
