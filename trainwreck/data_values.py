@@ -412,6 +412,26 @@ def pil_to_tensor_unscaled(prose: str) -> str:
     return " ".join(m.group(0).split())
 
 
+# ... or stored as uint8 to save memory -- a replay buffer's frames (`self.obs = np.zeros((capacity, 4, 84, 84),
+# dtype=np.uint8)`), an image array -- and made floats (`x.float()`) with nothing in the paste dividing them by 255 or
+# scaling them (Gymnasium's AtariPreprocessing scales only when told `scale_obs=True`)
+UINT8_STORE = lazy_regex.compile(r"(?P<name>(?:self\.)?[A-Za-z_]\w{0,40})\s*=\s*(?:np|numpy|torch)\.(?:zeros|empty|ones|full)\("
+                                 r"[^\n]{0,160}?dtype\s*=\s*['\"]?(?:(?:np|numpy|torch)\.)?uint8\b")
+PIXEL_STORE_NAME = lazy_regex.compile(r"(?i)obs|frame|state|image|img|screen|pixel|^(?:self\.)?x(?:_|$)")
+SCALE_OBS = lazy_regex.compile(r"\bscale_obs\s*=\s*True\b")
+
+
+def uint8_store_made_float(prose: str) -> str:
+    """The line, quoted, where the paste stores observations or images as uint8 (UINT8_STORE, by a name of theirs), makes
+    floats somewhere, and scales nothing (no division by 255, no scale_obs=True, no scaling said); or ""."""
+    if not MADE_FLOAT_ANY.search(prose) or DIVIDED_255.search(prose) or SCALE_OBS.search(prose) \
+            or SCALING_SAID.search(prose):
+        return ""
+    m = next((m for m in itertools.islice(UINT8_STORE.finditer(prose), 5)
+              if PIXEL_STORE_NAME.search(m.group("name").split(".")[-1]) and not NOT_PIXELS.search(m.group("name"))), None)
+    return line_from(prose, m.start())[:100] if m else ""
+
+
 def dataset_data(prose: str) -> tuple[str, str] | None:
     """(the dataset, its variable) where the paste builds a torchvision image dataset and reads its `.data`; or None."""
     for m in itertools.islice(TORCHVISION_UINT8.finditer(prose), 5):

@@ -25,7 +25,8 @@ from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_25
                           MERGED, MINUS_ONE_HANDLED, MINUS_ONE_LABELS, NOT_INPUT_NAME, TORCHVISION_IO, dataset_data,
                           image_tensor_unscaled, keras_directory_unscaled, mask_own_divider, mask_to_tensor, raw_units_read,
                           table_read_missing_unhandled,
-                          read_and_made_float, input_stats_nonfinite, pil_to_tensor_unscaled, SCALING_SAID)
+                          read_and_made_float, input_stats_nonfinite, pil_to_tensor_unscaled, uint8_store_made_float,
+                          SCALING_SAID)
 from .exp_limits import exp_overflow
 from .frozen_said import (dead_layer_printed, dead_units_said, froze_after_jumps_said, one_output_untrained, units_alike_said, weights_frozen_said,
                           width_changes_nothing_said)
@@ -48,7 +49,7 @@ from .optimizer_setup import RATE_CLIMBS, high_adaptive_rate, rate_rose
 from .rate_tried import broke_before_update, rate_zero_failed
 from .run_kind import IMAGE_TO_IMAGE, OTHER_TARGET, SUMMED, absolute_loss, linear_model
 from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_broke, loss_climb_said, order_moved_it,
-                       own_data_only, says_not_learning, untrained_output_enormous, untrained_output_nonfinite)
+                       own_data_only, RL_RUN, says_not_learning, untrained_output_enormous, untrained_output_nonfinite)
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
 from .sentences import denied_before, sentences_only, told
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
@@ -134,7 +135,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         or bool(frozen_accuracy) \
         or loss_climb_said(ev.prose) \
         or bool(gan_failure_said(ev.prose)) \
-        or bool(dead_units_said(ev.prose))      # (a layer said dead is a run gone wrong, whatever its curve did)
+        or bool(dead_units_said(ev.prose)) \
+        or says_not_learning(ev.prose) and bool(RL_RUN.search(ev.prose))
+    # (a layer said dead is a run gone wrong, whatever its curve did; so is an RL agent said not to learn, whose loss
+    # falls while its reward stays at the floor -- the loss is not the measure there)
     handed = nll_of_probabilities(ev)
     if handed:
         out["nll-of-probabilities"] = handed
@@ -512,6 +516,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             out["raw-pixels"] = (f"the paste makes tensors of its images with torchvision's `{called}`, which keeps an "
                                  "8-bit picture's values, uint8 from 0 to 255 (ToTensor is the one that divides by 255), "
                                  "makes floats of them and scales them nowhere: raw 8-bit pixel values, fed as they are")
+        elif stored := uint8_store_made_float(ev.prose):
+            out["raw-pixels"] = (f"the paste stores its observations as uint8 (`{stored}`) and makes floats of them "
+                                 "with no division by 255 and no scaling anywhere: raw 8-bit pixel values, fed as they "
+                                 "are")
         elif made := read_and_made_float(ev.prose):
             out["raw-pixels"] = (f"the paste reads its images (`{made}`) and makes floats of them with no division by "
                                  "255 and no scaling anywhere: raw pixel values, fed as they are")

@@ -51,6 +51,11 @@ def weights_nonfinite_said(prose: str) -> str:
 # RLlib's `episode_reward_mean: 35.2`): the measure the RL answer points to, held to its own words
 REWARD_PRINTED = lazy_regex.compile(r"(?i)(?<![\w/])(?:env/)?(?:reward|return|rew|ep_rew|episode_reward|mean_reward|avg_reward)"
                                     r"(?:[_/](?:mean|avg))?\b[ \t|:=]{1,12}(-?\d+(?:\.\d+(?:e[-+]?\d+)?)?)(?![\d.])")
+# A reinforcement-learning run, by its algorithms, its environments or its logged return: its loss says nothing of
+# progress (a TD loss falls while the agent stays at the reward's floor), so words that it does not learn speak for the
+# measure the reporter reads, the return
+RL_RUN = lazy_regex.compile(r"(?i)\b(?:ppo|a2c|a3c|trpo|dqn|ddqn|sac|ddpg|td3|q-learning|reinforcement learning|replay buffer|"
+                            r"gym(?:nasium)?\.make|ep_rew_mean|episode (?:reward|return)s?)\b")
 REWARD_ROSE = 0.2           # a printed mean reward that ends this share of its first value's size or more above it
 
 
