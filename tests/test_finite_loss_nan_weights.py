@@ -54,3 +54,29 @@ def test_a_finite_short_log_beside_nan_weights_names_the_singular_slope():
     assert d.verdict != "healthy" and d.matches[0].entry.id == "WR-050"
     # (without the words, the same finite log is judged by its values alone)
     assert diagnosis("step 0: loss=1.4262\nstep 100: loss=0.9137\nstep 200: loss=0.8419\n").verdict == "healthy"
+
+
+@pytest.mark.parametrize("words, said", [
+    ("WARNING non-finite loss at ep 3 it 2731, skipping (sample ids: 18 of 128)", "non-finite loss at ep 3 it 2731, skipping"),
+    ("skipping batch 412: loss is nan", "skipping batch 412: loss is nan"),
+    ("I have a guard that skips the step when the loss is non-finite", "skips the step when the loss is non-finite"),
+    ("no nan loss was skipped", ""),
+    ("we skip nothing, the loss is fine", ""),
+])
+def test_a_nonfinite_loss_that_a_guard_skipped(words, said):
+    from trainwreck.run_said import nonfinite_skipped
+    assert nonfinite_skipped(words) == said
+
+
+def test_skipped_nan_batches_beside_a_window_standardised_by_its_own_std_name_the_division():
+    """(s274/12) The printed curve is finite because a guard dropped the batches that were not: a run gone wrong there,
+    and each window divided by its own unguarded std is where a window of equal values (a car standing still) breaks."""
+    code = ("```python\ndef norm_window(w):\n    # we normalise per window\n    mu = w.mean(dim=0, keepdim=True)\n"
+            "    sd = w.std(dim=0, keepdim=True)\n    return (w - mu) / sd\n```\n")
+    log = ("ep 3 it 2600 loss 0.2143\nep 3 it 2700 loss 0.2087\n"
+           "WARNING non-finite loss at ep 3 it 2731, skipping\nep 3 it 2800 loss 0.2119\nep 3 it 2900 loss 0.2175\n")
+    words = "Random NaN batches since we added the city drives.\n"
+    d = diagnosis(words + code + log)
+    assert d.verdict != "healthy" and d.matches[0].entry.id == "WR-060"
+    assert d.matches[0].parts["item-std-unguarded"] > 0
+    assert diagnosis(words + code + log.replace("WARNING non-finite loss at ep 3 it 2731, skipping\n", "")).verdict == "healthy"

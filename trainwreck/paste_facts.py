@@ -49,7 +49,7 @@ from .optimizer_setup import RATE_CLIMBS, high_adaptive_rate, rate_rose
 from .rate_tried import broke_before_update, rate_zero_failed
 from .run_kind import IMAGE_TO_IMAGE, OTHER_TARGET, SUMMED, absolute_loss, linear_model
 from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_broke, loss_climb_said, order_moved_it,
-                       own_data_only, RL_RUN, says_not_learning, untrained_output_enormous, untrained_output_nonfinite)
+                       nonfinite_skipped, own_data_only, RL_RUN, says_not_learning, untrained_output_enormous, untrained_output_nonfinite)
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
 from .sentences import denied_before, sentences_only, told
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
@@ -136,9 +136,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         or loss_climb_said(ev.prose) \
         or bool(gan_failure_said(ev.prose)) \
         or bool(dead_units_said(ev.prose)) \
-        or says_not_learning(ev.prose) and bool(RL_RUN.search(ev.prose))
+        or says_not_learning(ev.prose) and bool(RL_RUN.search(ev.prose)) \
+        or bool(nonfinite_skipped(ev.prose))
     # (a layer said dead is a run gone wrong, whatever its curve did; so is an RL agent said not to learn, whose loss
-    # falls while its reward stays at the floor -- the loss is not the measure there)
+    # falls while its reward stays at the floor -- the loss is not the measure there; and a run whose non-finite losses
+    # a guard skipped, its printed curve finite without them)
     handed = nll_of_probabilities(ev)
     if handed:
         out["nll-of-probabilities"] = handed

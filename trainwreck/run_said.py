@@ -47,6 +47,26 @@ def weights_nonfinite_said(prose: str) -> str:
     return ""
 
 
+# A loss printed or said non-finite and skipped: a guard in the loop that drops the batch ("WARNING non-finite loss at ep
+# 3 it 2731, skipping", "skipping batch 412: loss is nan", "I skip the step when the loss is NaN"). The curve the log
+# prints is then finite, the batches that broke it left out: a run gone wrong at those batches, whatever the rest did.
+NONFINITE_SKIPPED = lazy_regex.compile(r"(?i)\b(?:non-?finite|nan|inf)\b[^.;\n]{0,40}?\bloss(?:es)?\b[^.;\n]{0,60}?\bskipp(?:ing|ed)\b|"
+                                       r"\bskip(?:s|ped|ping)?\b[^.;\n]{0,40}?\b(?:step|batch|update|iteration)s?\b[^.;\n]{0,40}?"
+                                       r"\b(?:non-?finite|nan|inf)\b|"
+                                       r"\bloss\b[^.;\n]{0,30}?\b(?:is|was|becomes?|turns?)\s+(?:non-?finite|nan|inf)\b[^.;\n]{0,30}?"
+                                       r"\bskipp(?:ing|ed)\b")
+
+
+def nonfinite_skipped(prose: str) -> str:
+    """The words or the log line that say a non-finite loss was skipped (NONFINITE_SKIPPED), told and not denied, as
+    written (lowercased); or ""."""
+    text = told(prose)
+    for m in itertools.islice(NONFINITE_SKIPPED.finditer(text), 10):
+        if not denied_before(text, m.start(), reach=30) and not re.search(r"\b(?:no|never|not)\b", m.group(0)):
+            return " ".join(m.group(0).split())
+    return ""
+
+
 # The mean reward or return a run prints (TRL's `env/reward_mean 64.37`, Stable-Baselines3's `| ep_rew_mean | 212 |`,
 # RLlib's `episode_reward_mean: 35.2`): the measure the RL answer points to, held to its own words
 REWARD_PRINTED = lazy_regex.compile(r"(?i)(?<![\w/])(?:env/)?(?:reward|return|rew|ep_rew|episode_reward|mean_reward|avg_reward)"
