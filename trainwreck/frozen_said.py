@@ -42,6 +42,10 @@ ONE_OUTPUT = lazy_regex.compile(
     # (and a word after it: "the same probability vector for every clip")
     r"\bsame (?:[\w-]+ )?" + _OUTPUTS + r"(?: (?:vectors?|distributions?|values?|rows?|maps?))? (?:for|on|to|across|in) "
     + _EVERY + r" " + _INPUTS + r"\b"
+    # "basically one number for every image", "essentially a single value for all samples" (the word of sameness said:
+    # "one value for each sample" is an output's shape)
+    r"|\b(?:basically|essentially|pretty much|practically|almost|effectively) (?:just )?(?:one|a single) "
+    r"(?:number|value|prediction|output|constant) (?:for|on|to|across) " + _EVERY + r" " + _INPUTS + r"\b"
     # "the output is 0.2649 for every single row", "predicts 0.5 for all inputs"
     # (a value said of the model's output or its call: not "df.isna().sum() is 0 for every column")
     r"|(?:\b(?:gives?|outputs?|returns?|predicts?)|(?:\b" + _OUTPUT_SUBJECT + r"|\b(?:\w+\.){0,3}(?:model|predict|forward|net)\w*\([^()\n]{0,30}\)\)?)\s+(?:is|are|was|were))"

@@ -1150,7 +1150,11 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                         "down: about 0.0005 and 0.00024): the sum rounds back to the weight")
     # (a pairing that nothing repairs, which makes the stall its face; Keras's own on TensorFlow may be repaired)
     unrepaired = False
-    dense = DENSE.findall(ev.prose) if entry.id in w.probabilities else []
+    # (a PyTorch model of the paste's own that outputs probabilities, beside a loss that takes logits: words of a Keras
+    # model's pairing say nothing of that code -- "the Keras notebook has the same Dense(104, activation='softmax') head")
+    torch_shown = entry.id in w.probabilities and bool(model_output(ev.prose)) \
+        and bool(TORCH_LOGITS_LOSS.search(code_of(ev.prose)))
+    dense = DENSE.findall(ev.prose) if entry.id in w.probabilities and not torch_shown else []
     output = KERAS_OUTPUT.search(dense[-1]) if dense else None
     # (a softmax with a categorical cross-entropy, a sigmoid with a binary one: the pairings Keras expects)
     paired = output and any(("binary" in m.group(0).lower()) == (output.group("act") == "sigmoid")
@@ -1190,7 +1194,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                         "whose predictions are logits (\"They should *not* be normalized via softmax.\"): its softmax is "
                         "applied to probabilities")
     elif entry.id in w.probabilities and KERAS_NAMED.search(ev.prose) and not FROM_LOGITS.search(ev.prose) \
-            and (said := KERAS_PAIRING_SAID.search(ev.prose)) \
+            and not torch_shown and (said := KERAS_PAIRING_SAID.search(ev.prose)) \
             and ("binary" in (keras_loss := (said.group("loss") or said.group("loss2")).lower())) \
             == ((act := (said.group("act") or said.group("act2")).lower()) == "sigmoid"):
         parts["pairing"] = -W_SAID_HALF
