@@ -204,8 +204,39 @@ def early_clip(prose: str) -> tuple[str, str] | None:
             "says, how many steps it clips.")
 
 
+# ... or one called inside a LightningModule's training_step under automatic optimization: Lightning calls backward()
+# only after training_step returns the loss, then the optimizer's step, so a clip there meets the gradients before this
+# step's are computed (zeros, or none) and step() uses the unclipped ones. Lightning clips through the Trainer's
+# gradient_clip_val (or configure_gradient_clipping); not under manual optimization, whose own manual_backward() and
+# step the clip can sit between.
+TRAINING_STEP = lazy_regex.compile(r"(?m)^(?P<ind>[ \t]*)def training_step\(")
+MANUAL_OPTIMIZATION = lazy_regex.compile(r"\bautomatic_optimization\s*=\s*False\b|\bmanual_backward\(")
+
+
+def training_step_clip(prose: str) -> tuple[str, str] | None:
+    """Where a LightningModule's training_step clips the gradients under automatic optimization: what that says, and
+    the fix."""
+    if MANUAL_OPTIMIZATION.search(prose) or not re.search(r"\bLightningModule\b|\bpl\.|\blightning\b", prose, re.I):
+        return None
+    for step in itertools.islice(TRAINING_STEP.finditer(prose), 3):
+        end = re.compile(r"(?m)^[ \t]{0,%d}(?:def|class)\b" % len(step.group("ind"))).search(prose, step.end())
+        block = prose[step.end():end.start() if end else len(prose)]
+        if (clip := re.search(_CLIP_CALL, block)) and not MEASURES_ONLY.match(block, clip.start("clip")):
+            name = clip.group("clip")
+            return (f"gradient clipping never shortened an update: the pasted LightningModule clips in training_step "
+                    f"(`{name}...`), and Lightning calls backward() only after training_step returns the loss, then "
+                    "step(): the clip meets the gradients before this step's are computed, and step() uses the "
+                    "unclipped ones",
+                    f"Take the `{name}()` call out of training_step and let Lightning clip between backward() and "
+                    "step(): `Trainer(gradient_clip_val=1.0)` (norm clipping by default), or your own clip in "
+                    "configure_gradient_clipping; then check, as the entry's fix says, how many steps it clips.")
+    return None
+
+
 @functools.lru_cache(maxsize=4)      # (asked by the curve's reading, the paste's facts and the answer's fix)
 def clip_never_applied(prose: str) -> tuple[str, str] | None:
-    """A clip the pasted code does that no update uses: after the optimizer's step, before backward(), into a name
-    never applied, for a result nobody keeps, or over a used-up generator."""
-    return late_clip(prose) or early_clip(prose) or unused_clip(prose) or discarded_clip(prose) or spent_clip(prose)
+    """A clip the pasted code does that no update uses: after the optimizer's step, before backward() (in the code, in
+    the words, or in a LightningModule's training_step), into a name never applied, for a result nobody keeps, or over a
+    used-up generator."""
+    return late_clip(prose) or early_clip(prose) or training_step_clip(prose) or unused_clip(prose) \
+        or discarded_clip(prose) or spent_clip(prose)
