@@ -48,6 +48,21 @@ def test_a_box_predictor_that_returns_a_softmax_call_directly_is_read_too():
     assert weighed_parts("My detector's classifier loss barely moves.\n" + direct + DETECTION_LOG, "WR-130")["pairing"] > 0
 
 
+def test_a_box_predictor_whose_scores_module_ends_in_a_softmax_is_read_too():
+    """(s270/05) `scores = self.cls_score(x)`, the class's own Sequential ending in nn.Softmax: the same probabilities."""
+    sequential = PREDICTOR.format(scores="scores = self.cls_score(x)").replace(
+        "self.cls_score = nn.Linear(in_channels, num_classes)",
+        "self.cls_score = nn.Sequential(\n            nn.Linear(in_channels, 512),\n            nn.ReLU(inplace=True),\n"
+        "            nn.Linear(512, num_classes),\n            nn.Softmax(dim=1),\n        )")
+    text = "My detector's loss_classifier stops moving.\n" + sequential + DETECTION_LOG
+    assert weighed_parts(text, "WR-130")["pairing"] > 0
+    said = next(e for e in diagnosis(text).matches[0].evidence if "box predictor" in e)
+    assert "where self.cls_score ends in nn.Softmax(dim=1)" in said
+    # (the same Sequential ending in its Linear: logits)
+    logits = text.replace("            nn.Softmax(dim=1),\n", "")
+    assert "pairing" not in weighed_parts(logits, "WR-130")
+
+
 def test_a_box_predictor_that_returns_its_logits_is_no_such_pairing():
     text = ("My Faster R-CNN's loss_classifier barely moves. My own box predictor:\n\n"
             + PREDICTOR.format(scores="scores = self.cls_score(x)") + "\n" + DETECTION_LOG)

@@ -531,7 +531,27 @@ def box_predictor_probabilities(prose: str) -> tuple[str, str] | None:
     if not sets or indent(sets[-1]) != level or any(indent(line) > level for line in sets):
         return None
     made = PROBABILITY_NAMED.match(sets[-1])
-    return (assigned, sets[-1].strip()) if made and made.group("name") == first else None
+    if made and made.group("name") == first:
+        return assigned, sets[-1].strip()
+    # (or set by a module of the class's own that ends in a softmax or a sigmoid: `scores = self.cls_score(x)`, where
+    # `self.cls_score = nn.Sequential(..., nn.Linear(512, num_classes), nn.Softmax(dim=1))`)
+    called = re.match(r"[ \t]*%s\s*=\s*self\.(\w+)\(" % re.escape(first), sets[-1])
+    ends = _module_ends_in_probabilities("\n".join(block), called.group(1)) if called else ""
+    return (assigned, f"{sets[-1].strip()}, where self.{called.group(1)} ends in {ends}") if ends else None
+
+
+def _module_ends_in_probabilities(block: str, name: str) -> str:
+    """The softmax or the sigmoid, as written, that the class's block sets `self.<name>` to, or that ends the Sequential
+    it sets it to; or ""."""
+    for made in itertools.islice(re.finditer(r"\bself\.%s\s*=\s*(?:torch\.)?(?:nn\.)?(?P<what>Sequential|Softmax|Sigmoid)\("
+                                              % re.escape(name), block), 3):
+        if made.group("what") != "Sequential":
+            return " ".join(block[made.start("what") - (3 if block[:made.start("what")].endswith("nn.") else 0):
+                                  block.find(")", made.end()) + 1].split())
+        args = [a.strip() for a in arguments(block, made.end() - 1, reach=2000, across_lines=True) or [] if a.strip()]
+        if args and (last := re.match(r"(?:torch\.)?(?:nn\.)?(?:Softmax|Sigmoid)\([^()]*\)", args[-1])):
+            return last.group(0)
+    return ""
 
 
 def _first_of(returned: str) -> str:
