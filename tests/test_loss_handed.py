@@ -145,6 +145,11 @@ def test_a_loss_below_zero_said_is_read_unless_the_saying_denies_it():
     assert negative_said("I don't know why my loss is negative. And it has a very large absolute value.")
     for denied in ("The loss is stuck at 0.81 and never goes negative.", "It is not a negative loss, it is 0.3."):
         assert negative_said(denied) is None, denied
+    # (a negative number something is taken of is no loss below zero: s270/03's "so it can never be a sqrt of a
+    # negative number"; the loss's own negative values are)
+    for argument in ("I take the abs() so it can never be a sqrt of a negative number", "the log of negative numbers"):
+        assert negative_said(argument) is None, argument
+    assert negative_said("my loss gives negative values after epoch 3")
 
 
 def test_a_softmax_set_to_a_name_and_that_name_handed_to_cross_entropy_is_the_pairing():
