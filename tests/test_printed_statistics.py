@@ -590,3 +590,18 @@ def test_tensorflow_js_softmax_into_its_logits_loss_and_a_hidden_sigmoid_beside_
               "model.compile({ optimizer: tf.train.sgd(0.01), loss: 'meanSquaredError' });\n"
               "Epoch 1: loss = 41297035264\nEpoch 2: loss = 4889061097472\nEpoch 3: loss = 6.08e+22\nEpoch 4: loss = Infinity\n")
     assert weighed_parts(houses, "WR-360")["raw-targets"] > 0
+
+
+def test_a_regressions_enormous_first_loss_that_fell_still_gives_the_targets_size_in_a_run_gone_wrong():
+    """(s274/04) Waypoints in BEV pixels: the first epoch's MSE 18734 (the targets' mean square, the outputs still near
+    0), then a plateau at 3851 with one trajectory for every input. The fall does not make those targets small; beside a
+    run gone wrong the first loss names WR-360. A falling regression with no such words is a run learning in its units."""
+    code = ('```python\nmodel.compile(optimizer=tf.keras.optimizers.Adam(1e-3), loss="mse", metrics=["mae"])\n```\n')
+    log = "".join(f"Epoch {k + 1}/50\n1250/1250 [==============================] - 131s 105ms/step - loss: {v} - "
+                  f"mae: 46.5 - val_loss: 3890.1\n" for k, v in enumerate(
+                      ["18734.2207", "3962.1475", "3871.5532", "3869.0918", "3866.8801", "3867.3120", "3866.9529"]))
+    gone = diagnosis("The waypoint model outputs the same trajectory for every input.\n" + code + log)
+    assert gone.matches[0].entry.id == "WR-360"
+    assert "its first loss (1.873e+04) is enormous, though it fell to 3867" in gone.matches[0].evidence[-1]
+    learning = diagnosis("My waypoint regression, first epochs:\n" + code + log)
+    assert not any("is enormous, though it fell" in e for m in learning.matches for e in m.evidence)

@@ -209,6 +209,17 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["raw-targets"] = (f"{regressor} (a regression's run), and its loss {still} {fmt(ev.last)} at its last value "
                               f"({ev.where(ev.count - 1)}), in a run the words say does not learn: {size}, targets in "
                               "their raw units")
+    # ... and one whose first loss was ENORMOUS_START or more and fell, in a run gone wrong (one output for every input,
+    # words that it does not learn): the first loss still says the targets' size -- a fresh network's outputs are near
+    # 0, and an epoch's mean that holds the start is no larger than it -- whatever the steps after it did (a head that
+    # settles on the targets' mean scores their variance, and stays there)
+    elif regressor and went_wrong and ev.first_nonfinite is None and ev.count >= 2 and ev.head[0] >= ENORMOUS_START \
+            and ev.last <= ev.head[0] / 2 and not climbed \
+            and at_run_start(ev) and not SUMMED.search(ev.prose) and not NOT_A_MEAN.search(ev.prose) \
+            and not absolute_loss(ev.prose) and "targets" not in scaled["scaled"] and "inputs" not in scaled["unscaled"]:
+        out["raw-targets"] = (f"{regressor} (a regression's run), and its first loss ({fmt(ev.head[0])}) is enormous, "
+                              f"though it fell to {fmt(ev.last)}: a squared error on outputs still near 0 that large "
+                              f"takes targets of about {fmt(math.sqrt(ev.head[0]))} (its root), in their raw units")
     # ... and, with no loss printed, a regression's first loss said in words and enormous ("the MSE starts at 3.1e7")
     elif regressor and not ev.count and not SUMMED.search(ev.prose) and not NOT_A_MEAN.search(ev.prose) \
             and "targets" not in scaled["scaled"] and "inputs" not in scaled["unscaled"] \
