@@ -41,3 +41,22 @@ def test_each_optimizer_cleared_in_the_loop_or_a_module_cleared_there_is_not_rea
     # (one optimizer only, cleared inside: no clearing outside to speak of)
     assert not cleared_outside(loop(outside=""))
     assert cleared_each_step(loop(inside_g="        optimizer_G.zero_grad()\n"))
+
+
+def test_an_optimizer_stepped_and_never_cleared_beside_one_cleared_makes_the_climb_its_face():
+    """(s274/07) The policy's optimizer cleared each step, the encoder's stepped and never cleared: the clearing shown
+    is the other's, so the loop does not clear each step, and the climb that follows is WR-260's face (the paste shows
+    the clearing it has; the one it lacks is no line left out)."""
+    code = ("```python\nenc_opt = torch.optim.Adam(encoder.parameters(), lr=1e-4)\n"
+            "pol_opt = torch.optim.Adam(policy.parameters(), lr=1e-3)\n\nfor step in range(total_steps):\n"
+            "    pol_opt.zero_grad(set_to_none=True)\n    loss = F.mse_loss(policy(encoder(obs)), act)\n"
+            "    loss.backward()\n    pol_opt.step()\n    if step >= 2000:\n        enc_opt.step()\n```\n")
+    climb = "".join(f"step {2000 + 100 * k} loss {v}\n" for k, v in
+                    enumerate([0.012, 0.011, 0.015, 0.031, 0.072, 0.18, 0.41, 0.95, 2.1, 4.4]))
+    assert not cleared_each_step(code)
+    d = diagnosis("The BC policy's loss climbs once the encoder is unfrozen.\n" + code + climb)
+    assert d.matches[0].entry.id == "WR-260" and d.matches[0].parts["never-cleared"] > 0
+    # (both cleared: no such face)
+    both = code.replace("    pol_opt.zero_grad(set_to_none=True)\n",
+                        "    pol_opt.zero_grad(set_to_none=True)\n    enc_opt.zero_grad(set_to_none=True)\n")
+    assert cleared_each_step(both) and "never-cleared" not in diagnosis("x\n" + both + climb).matches[0].parts

@@ -349,8 +349,9 @@ def cleared_each_step(prose: str) -> bool:
     only of a module it copied them from (copy_cleared)?"""
     # (nor where another optimizer the loop steps is cleared only outside it: the clearing beside backward() is the
     # other's)
+    # (nor where another optimizer the paste steps is cleared nowhere)
     return bool(CLEARED_EACH_STEP.search(prose)) and copy_cleared(code_of(prose)) is None \
-        and not cleared_outside(prose) and not cleared_after(prose)
+        and not cleared_outside(prose) and not cleared_after(prose) and optimizer_never_cleared(code_of(prose)) is None
 
 
 def trainer_clears(ev: Evidence) -> str:

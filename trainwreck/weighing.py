@@ -23,7 +23,8 @@ from .data_values import (INPUT_NAN_WORDS, MASK_255_WORDS, MASK_SCALED_WORDS, ON
                           UNLABELLED_WORDS)
 from .exp_limits import EXP_OVERFLOW_WORDS
 from .class_count import classes_named
-from .gradient_clearing import UNCLEARED_WORDS, cleared_each_step, gradients_fresh, trainer_clears, whole_loop_steps
+from .gradient_clearing import (UNCLEARED_WORDS, cleared_each_step, gradients_fresh, optimizer_never_cleared, trainer_clears,
+                                whole_loop_steps)
 from .gradient_norms import (ACTIVATIONS_GROW_WORDS, CLIP_LATE_WORDS, CLIP_UNENGAGED_WORDS, FIRST_LAYERS_WORDS,
                              grads_said_zero)
 from .hidden_activation import no_zero_side
@@ -1255,8 +1256,10 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # (gradients cleared nowhere in the paste are that face too where the report says a lower rate only put the
     # failure off, WR-260's own tell, or where the paste shows the whole loop that steps, its `for` line and the block
     # under it: either way the loop the paste shows is the one that ran)
+    # (or where the paste clears one optimizer and never the other it steps: the clearing shown, the other's left out is
+    # no line the paste skipped)
     if face is None and parts.get("never-cleared", 0) > 0 and c.sig.name in RATE_CLIMBS and (
-            c.lr_tried == "delayed" or whole_loop_steps(c.ev.prose)):
+            c.lr_tried == "delayed" or whole_loop_steps(c.ev.prose) or optimizer_never_cleared(code_of(c.ev.prose))):
         face = "never-cleared"
     if face and parts.get("curve", 0) < W_CURVE:
         _curve_as_face(parts, against, evidence, c.sig.facts)
