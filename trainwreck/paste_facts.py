@@ -48,6 +48,7 @@ from .one_class_iou import one_class_iou
 from .optimizer_setup import RATE_CLIMBS, high_adaptive_rate, rate_rose
 from .rate_tried import broke_before_update, rate_zero_failed
 from .run_kind import IMAGE_TO_IMAGE, OTHER_TARGET, SUMMED, absolute_loss, linear_model
+from .sequence_losses import ctc_blank_label
 from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_broke, loss_climb_said, order_moved_it,
                        nonfinite_skipped, own_data_only, RL_RUN, says_not_learning, untrained_output_enormous, untrained_output_nonfinite)
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
@@ -484,6 +485,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["minus-one-labels"] = (f"the report sets labels to -1 (`{' '.join(m.group(0).split())}`): a label no "
                                    "loss can take -- an index of -1 is the last class to NumPy, and PyTorch's "
                                    "cross-entropy refuses it unless told to ignore it")
+    # (a character numbered as CTC's blank goes wrong beside a falling loss too: the loss is finite, the decoder drops it)
+    if blank := ctc_blank_label(ev.prose):
+        out["ctc-blank-label"] = blank
     if went_wrong and (m := MASK_255.search(ev.prose)) and not MASK_255_HANDLED.search(ev.prose):
         out["mask-255"] = (f"the report says its masks hold 255 (\"{' '.join(m.group(0).split())}\"): a class index "
                            "past any two-class loss, and a target above 1 for a BCE or a Dice, unless they are divided "

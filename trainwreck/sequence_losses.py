@@ -52,6 +52,31 @@ def ctc_inf(ev: Evidence) -> str:
     return named.group(0) if printed_inf or said else ""
 
 
+# A character table numbered from 0 (`{c: i for i, c in enumerate(CHARS)}`, no `start=`, nothing added to the index)
+# beside a CTC loss whose blank is 0 (nn.CTCLoss's and F.ctc_loss's default, or `blank=0`): the table's first character
+# has the blank's index, which a target "cannot be" (torch/nn/modules/loss.py at v2.13.0) and nothing checks -- every
+# such character is a blank to the loss, and the greedy decoder, which drops the blank, drops it from every output
+# (WR-320's PyTorch part).
+CHAR_TABLE_FROM_0 = lazy_regex.compile(r"(?P<table>\b[A-Za-z_]\w{0,30})\s*=\s*\{\s*(?P<k>\w+)\s*:\s*(?P<v>\w+)\s+for\s+"
+                                       r"(?P<a>\w+)\s*,\s*(?P<b>\w+)\s+in\s+enumerate\(\s*(?P<chars>[^,()\n]{1,60})\)\s*\}")
+CTC_BLANK_ZERO = lazy_regex.compile(r"\b(?:nn\.CTCLoss|F\.ctc_loss|ctc_loss)\((?P<args>[^()\n]{0,200})\)")
+
+
+def ctc_blank_label(prose: str) -> str:
+    """The fact, where the paste numbers its characters from 0 for a CTC loss whose blank is 0; or ""."""
+    table = next((m for m in itertools.islice(CHAR_TABLE_FROM_0.finditer(prose), 5)
+                  if m.group("v") == m.group("a") and m.group("k") == m.group("b")), None)
+    loss = next((m for m in itertools.islice(CTC_BLANK_ZERO.finditer(prose), 5)
+                 if not re.search(r"\bblank\s*=\s*(?!0\b)", m.group("args"))), None)
+    if not table or not loss:
+        return ""
+    chars = table.group("chars").strip()
+    return (f"the paste numbers its characters from 0 (`{' '.join(table.group(0).split())}`) and its CTC loss takes 0 as "
+            f"the blank (`{' '.join(loss.group(0).split())}`): the first character of {chars} has the blank's index, "
+            "which a target cannot be -- the loss reads it as the blank, with no error, and a greedy decoder, which "
+            "drops the blank, drops that character from every output")
+
+
 def copying_language_model(ev: Evidence) -> str:
     """The words that say a language model's loss went to near 0 while its generations are bad (quoted), or ''."""
     said = GENERATION_BAD.search(ev.prose)

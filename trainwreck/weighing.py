@@ -1004,6 +1004,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("table-nan-unhandled", w.input_nan, W_SAID_HALF),
                                     ("softmax-floor", w.softmax_floor, W_PRINTED),
                                     ("minus-one-labels", w.unlabelled, W_SAID_HALF),
+                                    ("ctc-blank-label", w.unlabelled, W_PRINTED),
                                     ("classes-counted", w.unlabelled, W_SAID_HALF),
                                     ("classes-short", w.unlabelled, W_SAID_HALF),
                                     ("labels-past-outputs", w.unlabelled, W_PRINTED),
