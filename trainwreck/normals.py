@@ -55,9 +55,9 @@ class Normal:
 _NOT_OF_LOSS = r"(?!\s*(?:samples?|class\w*|examples?|pairs?|labels?|instances?|log\b|log[- ]likelihood|rate|weights?|sign|" \
                r"slope|gradients?|sampl\w*|mining|per\b|scores?\b))"
 # (a dotted name between them does not end the sentence: "NLL loss (torch.nn.GaussianNLLLoss) is negative")
-# (not a negative number something is taken of: "so it can never be a sqrt of a negative number")
-NEGATIVE_SAID = lazy_regex.compile(r"\bnegative (?:loss|nll|cost)\b|(?<!of a )(?<!of )(?<!of any )\bnegative (?:values?|numbers?)\b|"
-                                   r"\b(?:loss|nll|cost|likelihood)\w*\b"
+# (negative values or numbers only of the loss, said in its sentence: not a negative number something is taken of, "so
+# it can never be a sqrt of a negative number", nor the data's, "the values in the .npy files were negative numbers")
+NEGATIVE_SAID = lazy_regex.compile(r"\bnegative (?:loss|nll|cost)\b|\b(?:loss|nll|cost|likelihood)\w*\b"
                                    r"(?:[^.;!?\n]|\.(?=\w)){0,80}?(?:\bnegative\b" + _NOT_OF_LOSS + r"|\b(?:into|to) (?:the )?negatives?\b"
                                    r"|\bbelow (?:zero|0(?![.,]?\d))|\bless than (?:zero|0(?![.,]?\d))|(?<![\w-])-ve\b)", re.I)
 
