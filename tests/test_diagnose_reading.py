@@ -1651,6 +1651,8 @@ def test_features_said_scaled_in_an_aside_are_scaled_inputs():
     ("All 30 features already -1/0/1 (categorical answers).", "inputs"),
     ("inputs are in the range 0-1", "inputs"),
     ("targets between -2 and 2 after the log transform", "targets"),
+    # (s261/04: the values named with the kind of number they are)
+    ("linear output with MSE loss (since the targets are 0/1 numbers anyway)", "targets"),
 ])
 def test_values_said_to_lie_in_a_small_range_were_scaled(said, kind):
     """Values said to lie within a few units of 0 are what a scaling makes them: the fix of the unscaled entries is
@@ -1666,7 +1668,7 @@ def test_values_said_to_lie_in_a_small_range_were_scaled(said, kind):
                  "I assumed the inputs are in [0, 1], but the prices are in the hundreds of thousands.",
                  "x is 2 to 3 times larger than y", "Images are 3 to 4 per batch",
                  "the inputs are 1.5, 2.3 and 4.1 kilograms", "features are 4.5 and 3.2 million on average",
-                 "The features were in [0, 1] before, now they are raw."):
+                 "The features were in [0, 1] before, now they are raw.", "my masks are 0/255 values"):
         assert scaled_said(text)["scaled"] == {}, text
     for text in ("My data is in [0, 1].", "inputs range from 0 to 1."):
         assert scaled_said(text)["scaled"] == {"inputs": text.rstrip(".").split(" ", 1)[1] if text.startswith("My")

@@ -98,7 +98,9 @@ SCALED_RANGE = lazy_regex.compile(
     r"(?:(?:in|within)\s+(?:the\s+range\s+(?:of\s+)?)?)?[\[(]\s*" + _SMALL + r"\s*,\s*" + _SMALL + r"\s*[\])]|"
     r"(?:in|within)\s+the\s+range\s+(?:of\s+)?" + _SMALL + r"\s*(?:-|–|to|\.\.)\s*" + _SMALL + r"|"
     r"between\s+" + _SMALL + r"\s+and\s+" + _SMALL + r"|from\s+" + _SMALL + r"\s+to\s+" + _SMALL + r"|"
-    r"already\s+" + _SMALL + r"(?:\s*/\s*" + _SMALL + r"){1,3})"
+    r"already\s+" + _SMALL + r"(?:\s*/\s*" + _SMALL + r"){1,3}|"
+    # ("the targets are 0/1 numbers anyway")
+    + _SMALL + r"(?:\s*/\s*" + _SMALL + r"){1,3}(?=\s+(?:numbers|values|labels|integers|floats)\b))"
     r"(?!\d|\.\d|\s*(?:times|orders?|per\b|millions?|thousands?|billions?|k\b|kg|kilo\w*|grams?|met(?:er|re)s?|"
     r"seconds?|standard|std|sd\b|%|x\b|apart|larger|smaller|bigger|higher|lower|more|less|of\b))")
 RANGE_SCALED = 5.0
