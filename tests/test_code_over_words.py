@@ -40,3 +40,8 @@ def test_one_number_for_every_image_is_one_output():
     assert one_output_said("essentially a single value for all samples") == "essentially a single value for all samples"
     # (an output's shape, not its sameness)
     assert one_output_said("the model returns one value for each sample") == ""
+
+
+def test_one_value_for_each_input_is_a_shape_even_with_an_adverb():
+    """code_review_s72 10."""
+    assert one_output_said("Its head is basically one value for each image, the predicted age") == ""

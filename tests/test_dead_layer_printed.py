@@ -42,3 +42,13 @@ def test_a_loss_that_rose_beside_a_falling_accuracy_is_no_healthy_run():
     # (a loss that fell beside it keeps the curve's verdict: a class-weighted loss may lower the accuracy while learning)
     fell = "".join(f"epoch {k + 1:2d}  loss {2.3 - 0.05 * k:.4f}  train_acc {0.60 - 0.02 * k:.4f}\n" for k in range(12))
     assert diagnosis(fell).verdict == "healthy"
+
+
+def test_a_signed_mean_or_a_rounded_zero_is_no_dead_layer():
+    """code_review_s72 5: a tanh layer's signed mean sits near 0 in a healthy layer (and prints -0.00); a zero printed to
+    two decimals may be 0.004. Neither is every unit giving 0."""
+    tanh = "My tanh MLP (nn.Tanh hidden layers) is stuck\n" + "".join(
+        f"epoch {i} loss 2.30 act_mean {v}\n" for i, v in enumerate(["0.41", "0.12", "0.03", "-0.00", "0.00", "-0.00", "0.00"]))
+    assert dead_layer_printed(tanh) == ""
+    rounded = log(ROWS[:5] + [(2.31, 0.10, "0.00")] * 5)
+    assert dead_layer_printed(rounded) == ""

@@ -44,8 +44,9 @@ def test_a_square_root_of_a_name_assigned_from_a_sum_of_squares_can_meet_zero():
     assert "(`torch.sqrt(mse_per_sku)`, where `mse_per_sku = se.sum(dim=1) / mask.sum(dim=1).clamp(min=1)`)" in said
     # (an eps added to what the name holds keeps it off 0; a size is never 0 in a way that matters; the clamp on the
     # divisor guards the division, not the quotient)
-    assert "sqrt-at-zero" not in breaking_construct(CODE.replace(".clamp(min=1)\n", ".clamp(min=1) + 1e-8\n")
-                                                    .replace("mse_per_sku = se.sum(dim=1) /", "mse_per_sku = se.sum(dim=1) + 1e-8 /"))
+    assert "sqrt-at-zero" not in breaking_construct(CODE.replace(".clamp(min=1)\n", ".clamp(min=1) + 1e-8\n"))
+    assert "sqrt-at-zero" not in breaking_construct(CODE.replace("mse_per_sku = se.sum(dim=1) /",
+                                                                 "mse_per_sku = se.sum(dim=1) + 1e-8 /"))
     assert "sqrt-at-zero" not in breaking_construct("n = x.shape[0]\nscale = torch.sqrt(n)\n")
 
 
@@ -80,3 +81,38 @@ def test_skipped_nan_batches_beside_a_window_standardised_by_its_own_std_name_th
     assert d.verdict != "healthy" and d.matches[0].entry.id == "WR-060"
     assert d.matches[0].parts["item-std-unguarded"] > 0
     assert diagnosis(words + code + log.replace("WARNING non-finite loss at ep 3 it 2731, skipping\n", "")).verdict == "healthy"
+
+
+@pytest.mark.parametrize("words", [
+    "I clip the gradients to avoid inf gradients", "I added a check for NaN gradients",
+    "I registered a hook that catches NaN gradients; it never fired", "the params are nan-free",
+    "how do I check if the gradients are nan",
+])
+def test_a_nan_looked_for_or_kept_away_is_none_seen(words):
+    """code_review_s72 11: a check's object, a thing avoided, a question of how to look, or "nan-free"."""
+    assert weights_nonfinite_said(words) == ""
+
+
+def test_a_skip_line_is_read_within_its_own_field_and_not_from_code():
+    """code_review_s72 1 and 13: Megatron's `number of skipped iterations: 0 | number of nan iterations: 0` says none was
+    skipped (every sample log of the dialect); a guard's print template in the pasted code is no line the run printed;
+    "loss is not finite, skipping" is a skip."""
+    from pathlib import Path
+    from trainwreck.run_said import nonfinite_skipped
+    samples = sorted((Path(__file__).parent / "logs" / "megatron").glob("*.log"))
+    assert samples and all(nonfinite_skipped(s.read_text()) == "" for s in samples)
+    assert nonfinite_skipped('    if not torch.isfinite(loss):\n        print(f"non-finite loss at it {it}, skipping")\n') == ""
+    assert nonfinite_skipped("WARNING loss is not finite at ep 3 it 2731, skipping") \
+        == "loss is not finite at ep 3 it 2731, skipping"
+
+
+def test_the_square_roots_guard_may_come_on_a_later_line_or_after_the_division():
+    """code_review_s72 6 and 7: the name's last assignment before the call is the one read (a clamp on its own line, or
+    in place, guards it); an eps added after the divisor guards the quotient; the divisor alone does not."""
+    pairwise = "d2 = ((x[:, None] - y[None]) ** 2).sum(-1)\n"
+    assert "sqrt-at-zero" in breaking_construct(pairwise + "out = torch.sqrt(d2)\n")
+    assert "sqrt-at-zero" not in breaking_construct(pairwise + "d2 = d2.clamp(min=1e-12)\nout = torch.sqrt(d2)\n")
+    assert "sqrt-at-zero" not in breaking_construct(pairwise + "d2.clamp_(min=1e-12)\nout = torch.sqrt(d2)\n")
+    divided = "d2 = ((x[:, None] - y[None]) ** 2).sum(-1) / x.shape[-1]"
+    assert "sqrt-at-zero" in breaking_construct(divided + "\nout = torch.sqrt(d2)\n")
+    assert "sqrt-at-zero" not in breaking_construct(divided + " + 1e-8\nout = torch.sqrt(d2)\n")

@@ -38,3 +38,16 @@ def test_a_clip_under_manual_optimization_or_outside_training_step_is_not_read()
     assert training_step_clip(hooked) is None
     # (a plain loop's training_step of no Lightning module is not Lightning's)
     assert training_step_clip(MODULE.replace("pl.LightningModule", "object")) is None
+
+
+def test_a_hugging_face_trainers_training_step_is_not_lightnings():
+    """code_review_s72 4: a Trainer subclass's training_step calls backward itself and may clip after it; a report that
+    mentions Lightning does not make it a LightningModule. A clip after backward() in the block is no early clip."""
+    hf = ("I ported this from PyTorch Lightning to the HF Trainer.\n"
+          "class MyTrainer(Trainer):\n    def training_step(self, model, inputs, num_items_in_batch=None):\n"
+          "        loss = self.compute_loss(model, inputs)\n        self.accelerator.backward(loss)\n"
+          "        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n        return loss.detach()\n")
+    assert training_step_clip(hf) is None
+    after = MODULE.replace("            grad_norm = torch.nn.utils.clip_grad_norm_",
+                           "            loss.backward()\n            grad_norm = torch.nn.utils.clip_grad_norm_")
+    assert training_step_clip(after) is None

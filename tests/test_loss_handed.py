@@ -149,7 +149,9 @@ def test_a_loss_below_zero_said_is_read_unless_the_saying_denies_it():
     # negative number"; the loss's own negative values are)
     for argument in ("I take the abs() so it can never be a sqrt of a negative number", "the log of negative numbers",
                      # (the data's, s268/01)
-                     "with it on, the values in the preprocessed .npy files were negative numbers around 0"):
+                     "with it on, the values in the preprocessed .npy files were negative numbers around 0",
+                     # (code_review_s72 17)
+                     "My regression on standardised targets (they include negative values) plateaus"):
         assert negative_said(argument) is None, argument
     assert negative_said("my loss gives negative values after epoch 3")
 

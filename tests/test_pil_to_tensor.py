@@ -46,3 +46,16 @@ def test_a_masks_pil_to_tensor_is_not_the_images():
     the masks' own)."""
     assert pil_to_tensor_unscaled("self.mask_tf = T.PILToTensor()\nx = img.float()\n") == ""
     assert pil_to_tensor_unscaled("img_tf = T.ToTensor()\ntf = T.PILToTensor()\nx = x.float()\n") == ""
+
+
+def test_a_models_batchnorm_is_no_scaling_of_the_images_and_todtype_without_scale_makes_raw_floats():
+    """code_review_s72 8 and 14: the DCGAN discriminator's nn.BatchNorm2d (or an AMP GradScaler) is in the code, not a
+    scaling the words say; v2's ToDtype to a float without scale=True keeps 0 to 255."""
+    netd = "netD = nn.Sequential(nn.Conv2d(3, 64, 4, 2, 1), nn.Conv2d(64, 128, 4, 2, 1), nn.BatchNorm2d(128))\n"
+    assert pil_to_tensor_unscaled(REPORT.format(to_tensor="transforms.PILToTensor()") + netd) == "transforms.PILToTensor()"
+    v2 = REPORT.format(to_tensor="v2.ToImage(), v2.ToDtype(torch.float32)").replace(
+        "real_cpu = data.to(device, dtype=torch.float)", "real_cpu = data.to(device)")
+    assert pil_to_tensor_unscaled(v2) == "v2.ToImage()"
+    # (said in words, a scaling counts: "I normalise the images to [-1, 1]")
+    assert pil_to_tensor_unscaled("I normalise the images to [-1, 1].\n" + REPORT.format(
+        to_tensor="transforms.PILToTensor()")) == ""

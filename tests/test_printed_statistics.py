@@ -605,3 +605,12 @@ def test_a_regressions_enormous_first_loss_that_fell_still_gives_the_targets_siz
     assert "its first loss (1.873e+04) is enormous, though it fell to 3867" in gone.matches[0].evidence[-1]
     learning = diagnosis("My waypoint regression, first epochs:\n" + code + log)
     assert not any("is enormous, though it fell" in e for m in learning.matches for e in m.evidence)
+
+
+def test_a_splits_model_outputs_and_metrics_are_not_its_inputs():
+    """code_review_s72 3: `train_logits`, `train_mse`, `train_acc` are of the model or the metric, not the data."""
+    from trainwreck.data_values import input_stats_nonfinite
+    for other in ("train_logits.max() is nan", "train_mse.mean() is nan", "train_acc.mean() -> nan",
+                  "train_probs.max() gave nan"):
+        assert input_stats_nonfinite(other) == "", other
+    assert input_stats_nonfinite("train_x.max() -> nan")

@@ -59,3 +59,19 @@ def test_a_td_loss_that_climbs_while_the_printed_reward_rises_is_an_agent_improv
     assert "(a printed mean reward that rose from -163 to 211)" in d.signature.facts[0]
     flat = rising.replace("| 48.7 ", "| -170 ").replace("| 211  ", "| -165 ")
     assert diagnosis(flat).verdict != "normal"
+
+
+def test_a_td_loss_grown_by_orders_of_magnitude_is_no_agent_improving():
+    """code_review_s72 2: the climb is excused only below REWARDED_RISE times its lowest -- a value loss grows about as
+    the square of the returns' scale, not ten orders of magnitude beside a reward going from 10.2 to 14.2."""
+    boxes = "".join(dqn_box(1000 * k, r, l) for k, (r, l) in enumerate(
+        [("10.2", "0.81"), ("11.0", "47.3"), ("12.5", "3.9e+04"), ("13.1", "2.7e+07"), ("14.2", "8.1e+09")], start=1))
+    assert diagnosis("My DQN's loss keeps growing.\n" + boxes).verdict != "normal"
+
+
+def test_the_printed_reward_is_read_from_the_log_under_one_key_and_in_its_exponent_form():
+    """code_review_s72 9 and 16: a pasted environment's `reward = -100` is code, not a print; SB3 writes 1000.0 as 1e+03."""
+    from trainwreck.run_said import printed_rewards
+    env = "    def step(self, action):\n        reward = -100\n        if crashed:\n            reward = -50\n"
+    log = "".join(f"|    ep_rew_mean      | {r:<8} |\n" for r in ("150", "90", "1e+03"))
+    assert printed_rewards(env + log) == [150.0, 90.0, 1000.0]

@@ -43,3 +43,10 @@ def test_words_that_it_does_not_learn_count_beside_a_falling_loss_only_in_rl():
     assert diagnosis("My DQN on Pong is stuck, it does not learn.\n" + images + falling).verdict == "uncertain"
     labels = BUFFER.replace("self.obs", "self.labels").replace("self.next_obs", "self.masks")
     assert uint8_store_made_float(labels) == ""        # (a store of labels or masks is no pixels)
+
+
+def test_a_gradscaler_is_no_scaling_of_the_frames_and_a_board_state_is_no_picture():
+    """code_review_s72 8 and 12."""
+    assert uint8_store_made_float(BUFFER + "scaler = torch.cuda.amp.GradScaler()\n")
+    states = BUFFER.replace("self.obs", "self.states").replace("self.next_obs", "self.next_states")
+    assert uint8_store_made_float(states) == ""

@@ -286,25 +286,44 @@ def assignment(code: str, name: str) -> re.Match | None:
     return re.search(r"(?m)^[ \t]*" + re.escape(name) + r"\s*=(?!=)\s*([^\n]{0,120})", code)
 
 
-def _named_difference(code: str, arg: str) -> bool:
-    """Is the square root's argument a bare name the code assigns from what can be 0 -- a sum of squares, a mean of
-    them (`mse = se.sum(1) / mask.sum(1).clamp(min=1)`) -- with nothing added to keep it off 0? What divides it is left
-    out: a clamp on the divisor keeps the division off 0/0, not the quotient off 0."""
-    if not re.fullmatch(r"\s*[A-Za-z_]\w{0,40}\s*", arg) or not (made := assignment(code, arg.strip())):
+def _named_difference(code: str, arg: str, at: int) -> bool:
+    """Is the square root's argument, at `at`, a bare name the code last assigns before it from what can be 0 -- a sum
+    of squares, a mean of them (`mse = se.sum(1) / mask.sum(1).clamp(min=1)`) -- with nothing added to keep it off 0,
+    and no clamp of it in place between? What divides it is left out, the divisor's operand only: a clamp on the
+    divisor keeps the division off 0/0, not the quotient off 0, and an eps added after it (`... / n + 1e-8`) does."""
+    made = _last_assignment(code, arg.strip(), at) if re.fullmatch(r"\s*[A-Za-z_]\w{0,40}\s*", arg) else None
+    if made is None or re.search(r"(?<![\w.])" + re.escape(arg.strip()) + r"\.clamp(?:_min)?_\(", code[made.end():at]):
         return False
-    numerator, depth = made.group(1), 0
-    for i, ch in enumerate(numerator):
+    rhs, kept, depth, i = made.group(1), [], 0, 0
+    while i < len(rhs):
+        ch = rhs[i]
         depth += (ch in "([") - (ch in ")]")
-        if ch == "/" and depth == 0 and numerator[i + 1:i + 2] != "/" and numerator[i - 1:i] != "/":
-            numerator = numerator[:i]
-            break
-    return bool(DIFFERENCE.search(numerator)) and not GUARDED.search(ZERO_CLIP.sub("", numerator))
+        if ch == "/" and depth == 0 and rhs[i + 1:i + 2] != "/" and rhs[i - 1:i] != "/":
+            # (skip the divisor's operand: to the next + or - at this level)
+            j, d = i + 1, 0
+            while j < len(rhs) and not (d == 0 and rhs[j] in "+-" and rhs[j - 1] not in "eE("):
+                d += (rhs[j] in "([") - (rhs[j] in ")]")
+                j += 1
+            i = j
+            continue
+        kept.append(ch)
+        i += 1
+    rest = "".join(kept)
+    return bool(DIFFERENCE.search(rest)) and not GUARDED.search(ZERO_CLIP.sub("", rest))
+
+
+def _last_assignment(code: str, name: str, at: int) -> re.Match | None:
+    """The last line before `at` that assigns the name, its right-hand side as group 1 (as assignment() reads one)."""
+    found = None
+    for m in itertools.islice(re.finditer(r"(?m)^[ \t]*" + re.escape(name) + r"\s*=(?!=)\s*([^\n]{0,120})", code[:at]), 50):
+        found = m
+    return found
 
 
 def _assigned_from(code: str, prose: str, m: re.Match) -> str:
     """", where `name = ...`" for a square root of a bare name the code assigns, as the paste writes it; else ""."""
     arg = (m.group("arg") or "").strip()
-    made = assignment(code, arg) if re.fullmatch(r"[A-Za-z_]\w{0,40}", arg) else None
+    made = _last_assignment(code, arg, m.start()) if re.fullmatch(r"[A-Za-z_]\w{0,40}", arg) else None
     return f", where `{' '.join(prose[made.start():made.end()].split())}`" if made else ""
 
 
@@ -1190,7 +1209,7 @@ def breaking_construct(prose: str) -> dict[str, str]:
                                                                           + r"\s*=[^=\n][^\n]{0,120}?where\(", code)))
               or m.group("norm") or (m.group("arg") is not None and DIFFERENCE.search(m.group("arg"))
                                      and not GUARDED.search(ZERO_CLIP.sub("", m.group("arg"))))
-              or m.group("arg") is not None and _named_difference(code, m.group("arg"))), None)
+              or m.group("arg") is not None and _named_difference(code, m.group("arg"), m.start())), None)
     method = None if m else next((s for s in itertools.islice(SQRT_METHOD.finditer(code), 50)
                                   if DIFFERENCE.search(s.group("line")) and not GUARDED.search(ZERO_CLIP.sub("", s.group("line")))
                                   and not ADDED.search(s.group("line"))), None)

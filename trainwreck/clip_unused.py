@@ -204,9 +204,9 @@ def early_clip(prose: str) -> tuple[str, str] | None:
             "says, how many steps it clips.")
 
 
-# ... or one called inside a LightningModule's training_step under automatic optimization: Lightning calls backward()
-# only after training_step returns the loss, then the optimizer's step, so a clip there meets the gradients before this
-# step's are computed (zeros, or none) and step() uses the unclipped ones. Lightning clips through the Trainer's
+# ... or one called inside a LightningModule's training_step under automatic optimization: Lightning's closure runs
+# training_step, then zero_grad, then backward(), then the optimizer's step, so a clip there meets the previous step's
+# gradients, already applied and about to be zeroed, and step() uses this step's unclipped ones. Lightning clips through the Trainer's
 # gradient_clip_val (or configure_gradient_clipping); not under manual optimization, whose own manual_backward() and
 # step the clip can sit between.
 TRAINING_STEP = lazy_regex.compile(r"(?m)^(?P<ind>[ \t]*)def training_step\(")
@@ -216,12 +216,19 @@ MANUAL_OPTIMIZATION = lazy_regex.compile(r"\bautomatic_optimization\s*=\s*False\
 def training_step_clip(prose: str) -> tuple[str, str] | None:
     """Where a LightningModule's training_step clips the gradients under automatic optimization: what that says, and
     the fix."""
-    if MANUAL_OPTIMIZATION.search(prose) or not re.search(r"\bLightningModule\b|\bpl\.|\blightning\b", prose, re.I):
+    if MANUAL_OPTIMIZATION.search(prose):
         return None
     for step in itertools.islice(TRAINING_STEP.finditer(prose), 3):
+        # (the def inside a class built on LightningModule: not a Hugging Face Trainer's training_step override, which
+        # calls backward itself)
+        classes = list(re.finditer(r"(?m)^([ \t]*)class\s+\w+\s*\(([^)\n]*)\)\s*:", prose[:step.start()]))
+        owner = next((c for c in reversed(classes) if len(c.group(1)) < len(step.group("ind"))), None)
+        if owner is None or "LightningModule" not in owner.group(2):
+            continue
         end = re.compile(r"(?m)^[ \t]{0,%d}(?:def|class)\b" % len(step.group("ind"))).search(prose, step.end())
         block = prose[step.end():end.start() if end else len(prose)]
-        if (clip := re.search(_CLIP_CALL, block)) and not MEASURES_ONLY.match(block, clip.start("clip")):
+        if (clip := re.search(_CLIP_CALL, block)) and not MEASURES_ONLY.match(block, clip.start("clip")) \
+                and ".backward(" not in block[:clip.start()]:
             name = clip.group("clip")
             return (f"gradient clipping never shortened an update: the pasted LightningModule clips in training_step "
                     f"(`{name}...`), and Lightning calls backward() only after training_step returns the loss, then "

@@ -145,6 +145,9 @@ FLAT, STALL_LEVEL = 0.01, 0.4
 STAYED, NEAR_PEAK = 3.0, 0.9
 # A bump the watch saw is called recovered only once the loss is back within this factor of its lowest.
 RECOVERED = 1.5
+# A loss that grows in a healthy RL run, beside a printed reward that rose, is excused its climb only below this many times
+# its lowest (run_said.reward_rose)
+REWARDED_RISE = 100.0
 # Shapes that show a failure without a non-finite value or a signature of their own.
 UNFINISHED = ("climbing", "climbed-and-stayed", "stuck-at-ceiling")
 # A climb to non-finite that the watch never flagged and that did not even double is
@@ -645,7 +648,10 @@ def _signature(ev: Evidence) -> Signature:
                       and ev.before[-1] <= max(ev.before[len(ev.before) // 2:-1]))
     # (not a loss that grows in a healthy run beside a printed mean reward that rose: an RL agent improving, its value
     # or TD loss following returns that grow)
-    rewarded = grows_when_healthy(f"{ev.loss_named[0]} {ev.prose}") and bool(reward_rose(ev.prose))
+    # (within bounds: a loss that grew REWARDED_RISE times or more from its lowest is a divergence, whatever the reward
+    # did -- a value loss grows about as the square of the returns' scale, not by orders of magnitude)
+    rewarded = grows_when_healthy(f"{ev.loss_named[0]} {ev.prose}") and bool(reward_rose(ev.prose)) \
+        and ev.low is not None and ev.low > 0 and ev.high is not None and ev.high < REWARDED_RISE * ev.low
     if end_rises and not swung and not rewarded and sustained_climb(ev.before[-1 - end_rises:]) is not None:
         # (the climb still going)
         # (one rise of JUMP_TO_PEAK or more to the last value is a jump, not a climb of several steps: a batch that

@@ -13,7 +13,7 @@ import re
 from .breaking_constructs import code_of, line_from
 from .class_count import CLASS_COUNT
 from .code_blocks import block_under, indent
-from .sentences import denied_before, sentence_around, told
+from .sentences import denied_before, sentence_around, sentences_only, told
 from . import lazy_regex
 
 # What a paste shows of its data: labels set to -1 ("unlabelled rows set to y = -1"; not an `ignore_index=-1` the loss
@@ -393,7 +393,12 @@ def read_and_made_float(prose: str) -> str:
 PIL_TO_TENSOR = lazy_regex.compile(r"\b(?:(?:transforms|T|v2)\.)?(?:PILToTensor\(\)|pil_to_tensor\(|ToImage\(\))")
 SCALED_BY_TORCHVISION = lazy_regex.compile(r"\bConvertImageDtype\(|\bconvert_image_dtype\(|\bToDtype\([^()\n]{0,80}scale\s*=\s*True|"
                                            r"\bto_dtype\([^()\n]{0,80}scale\s*=\s*True")
-MADE_FLOAT_ANY = lazy_regex.compile(MADE_FLOAT.pattern + r"|dtype\s*=\s*torch\.float\b")
+# (v2's ToDtype to a float without scale=True makes floats of the same 0 to 255)
+MADE_FLOAT_ANY = lazy_regex.compile(MADE_FLOAT.pattern + r"|dtype\s*=\s*torch\.float\b|"
+                                    r"\b(?:ToDtype|to_dtype)\((?![^()\n]{0,80}scale\s*=\s*True)[^()\n]{0,80}float")
+# (the images' own normalisers in the code: a transform's Normalize; not a model's BatchNorm, nor a GradScaler, whose
+# names the words' SCALING_SAID would take for it -- read in the sentences only)
+INPUT_NORMALISED = lazy_regex.compile(r"\b(?:transforms|T|v2|A)\.Normalize\(|\bNormalize\(\s*(?:mean|\(|\[)")
 # (a name of the masks' or the labels' own, inside an identifier too: `mask_tf`, `seg_transform`)
 CLASSES_NAMED = lazy_regex.compile(r"(?i)(?<![a-z])(?:masks?|labels?|targets?|segs?|segmentations?|gts?|annotations?|lbls?)"
                                    r"(?![a-z])")
@@ -407,7 +412,8 @@ def pil_to_tensor_unscaled(prose: str) -> str:
     m = next((m for m in itertools.islice(PIL_TO_TENSOR.finditer(prose), 5)
               if not CLASSES_NAMED.search(prose, prose.rfind("\n", 0, m.start()) + 1, _line_end(prose, m.end()))), None)
     if not m or not MADE_FLOAT_ANY.search(prose) or DIVIDED_255.search(prose) \
-            or SCALED_BY_TORCHVISION.search(prose) or SCALING_SAID.search(prose):
+            or SCALED_BY_TORCHVISION.search(prose) or INPUT_NORMALISED.search(prose) \
+            or SCALING_SAID.search(sentences_only(prose)):
         return ""
     return " ".join(m.group(0).split())
 
@@ -417,7 +423,8 @@ def pil_to_tensor_unscaled(prose: str) -> str:
 # scaling them (Gymnasium's AtariPreprocessing scales only when told `scale_obs=True`)
 UINT8_STORE = lazy_regex.compile(r"(?P<name>(?:self\.)?[A-Za-z_]\w{0,40})\s*=\s*(?:np|numpy|torch)\.(?:zeros|empty|ones|full)\("
                                  r"[^\n]{0,160}?dtype\s*=\s*['\"]?(?:(?:np|numpy|torch)\.)?uint8\b")
-PIXEL_STORE_NAME = lazy_regex.compile(r"(?i)obs|frame|state|image|img|screen|pixel|^(?:self\.)?x(?:_|$)")
+# (not a state's: a board game's or a grid world's states are small integers stored as uint8 too)
+PIXEL_STORE_NAME = lazy_regex.compile(r"(?i)obs|frame|image|img|screen|pixel|^(?:self\.)?x(?:_|$)")
 SCALE_OBS = lazy_regex.compile(r"\bscale_obs\s*=\s*True\b")
 
 
@@ -425,7 +432,7 @@ def uint8_store_made_float(prose: str) -> str:
     """The line, quoted, where the paste stores observations or images as uint8 (UINT8_STORE, by a name of theirs), makes
     floats somewhere, and scales nothing (no division by 255, no scale_obs=True, no scaling said); or ""."""
     if not MADE_FLOAT_ANY.search(prose) or DIVIDED_255.search(prose) or SCALE_OBS.search(prose) \
-            or SCALING_SAID.search(prose):
+            or INPUT_NORMALISED.search(prose) or SCALING_SAID.search(sentences_only(prose)):
         return ""
     m = next((m for m in itertools.islice(UINT8_STORE.finditer(prose), 5)
               if PIXEL_STORE_NAME.search(m.group("name").split(".")[-1]) and not NOT_PIXELS.search(m.group("name"))), None)
@@ -465,7 +472,8 @@ def image_tensor_unscaled(prose: str) -> str:
 # (a split or a series of the data by its own name too: `train_s`, a Darts series scaled; `series`; read through the
 # accessor that hands its values over, `.values()`, `.to_numpy()`)
 _INPUT_TENSOR = (r"(?:x(?:_(?:train|tr|val|valid|test|batch|b|in|input|data))?|inputs?|features?|feats|dense(?:_feat\w{0,8})?|"
-                 r"images?|imgs?|batch(?:\[[^\]\n]{1,20}\])?|data|(?:train|series)(?:_(?!loss|pred|out)[a-z]{1,10})?)"
+                 r"images?|imgs?|batch(?:\[[^\]\n]{1,20}\])?|data|(?:train|series)(?:_(?:s|x|df|data|set|ds|series|features?|"
+                 r"inputs?|values|scaled))?)"
                  r"(?:\.(?:values|to_numpy|numpy)\(\))?")
 # (the min, the max, the mean, the sum: not the std, which is nan for one example or a constant column's 0/0 in some
 # libraries' unbiased form, with no nan in the data)

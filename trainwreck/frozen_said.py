@@ -45,7 +45,7 @@ ONE_OUTPUT = lazy_regex.compile(
     # "basically one number for every image", "essentially a single value for all samples" (the word of sameness said:
     # "one value for each sample" is an output's shape)
     r"|\b(?:basically|essentially|pretty much|practically|almost|effectively) (?:just )?(?:one|a single) "
-    r"(?:number|value|prediction|output|constant) (?:for|on|to|across) " + _EVERY + r" " + _INPUTS + r"\b"
+    r"(?:number|value|prediction|output|constant) (?:for|on|to|across) (?:every(?: single)?|all(?: the)?|any) " + _INPUTS + r"\b"
     # "the output is 0.2649 for every single row", "predicts 0.5 for all inputs"
     # (a value said of the model's output or its call: not "df.isna().sum() is 0 for every column")
     r"|(?:\b(?:gives?|outputs?|returns?|predicts?)|(?:\b" + _OUTPUT_SUBJECT + r"|\b(?:\w+\.){0,3}(?:model|predict|forward|net)\w*\([^()\n]{0,30}\)\)?)\s+(?:is|are|was|were))"
@@ -298,7 +298,7 @@ def dead_units_said(prose: str) -> str:
 
 # ... or printed: a column of the log that holds a hidden layer's activations (`mean|h|`, `act_mean`, `hidden`, `relu1`)
 # at exactly 0 in its last prints, after a first print above 0 -- every unit of the layer outputs 0 for every input
-# (the mean of a ReLU layer's outputs, or of their sizes, is 0 only then; a tanh's or a sigmoid's never is). WR-140's
+# (the mean of a ReLU layer's outputs, or of their sizes, is 0 only then; a tanh layer's signed mean may sit at 0). WR-140's
 # face, printed by the run itself ("mean|h| 0.0290 ... 0.0000").
 ACTIVATION_COLUMN = lazy_regex.compile(
     r"(?i)(?<![\w|])(?P<label>(?:mean|avg|average)[ _]?\|h\d?\||\|h\d?\||h\d?_(?:mean|abs|avg)|(?:mean|avg)_h\d?|"
@@ -310,14 +310,28 @@ DEAD_COLUMN_PRINTS = 3          # the last prints at exactly 0 (one or two may b
 COLUMN_LINES = 5000             # (the lines read: a log's, not a whole run's)
 
 
+# (a label of sizes or of ReLU outputs, which are never below 0: its mean is 0 only where every output is; a signed
+# mean's label -- act_mean, h_mean, hidden -- only beside a ReLU the paste names, none of tanh's or its kin's, whose
+# mean sits near 0 in a healthy layer)
+MAGNITUDE_LABEL = lazy_regex.compile(r"(?i)\||_abs\b|relu")
+SIGNED_UNITS = lazy_regex.compile(r"(?i)\btanh\b|\bsigmoid\b|\bgelu\b|\bsilu\b|\bswish\b|\belu\b|\bleaky")
+# (a zero printed to 3 decimals or more, or in scientific form: one of 2 decimals may be 0.004)
+EXACT_ZERO = lazy_regex.compile(r"0(?:\.0{3,}\d*|\.?0*[eE][-+]?\d+)")
+
+
 def dead_layer_printed(prose: str) -> str:
-    """A sentence of the activations column the log prints at exactly 0 in its last DEAD_COLUMN_PRINTS prints or more
-    after a first print above 0 (ACTIVATION_COLUMN); or ""."""
+    """A sentence of the activations column the log prints at 0 (to 3 decimals or more, no minus sign) in its last
+    DEAD_COLUMN_PRINTS prints or more after a first print above 0 (ACTIVATION_COLUMN); or ""."""
     columns: dict[str, list[tuple[str, float]]] = {}
     for line in prose.split("\n", COLUMN_LINES)[:COLUMN_LINES]:
         for m in itertools.islice(ACTIVATION_COLUMN.finditer(line), 4):
             columns.setdefault(m.group("label").lower(), []).append((m.group("value"), float(m.group("value"))))
+    relu_only = re.search(r"(?i)relu", prose) and not SIGNED_UNITS.search(prose)
     for label, values in columns.items():
+        if not MAGNITUDE_LABEL.search(label) and not relu_only:
+            continue
+        if any(printed.startswith("-") for printed, _ in values) or not EXACT_ZERO.fullmatch(values[-1][0]):
+            continue
         zeros = next((i for i, (_, v) in enumerate(reversed(values)) if v != 0), len(values))
         if zeros >= DEAD_COLUMN_PRINTS and len(values) > zeros and values[0][1] > 0:
             return (f"the log prints `{label}` at {values[0][0]} first and at exactly 0 ({values[-1][0]}) in its last "

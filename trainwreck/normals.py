@@ -15,7 +15,7 @@ from .class_count import vocabulary_named
 from .logscan.dialects.fairseq import LINE_MARK as FAIRSEQ_LINE_MARK
 from .one_class_iou import IOU_NAME
 from .precision_said import HALF_SHOWN, SCALER_SHOWN
-from .run_said import (BATCH_SIZE, MINUS_SCORE_TRAINER, NOT_IN_USE, REWARD_PRINTED, WGAN_IN_USE, never_recovered_said,
+from .run_said import (BATCH_SIZE, MINUS_SCORE_TRAINER, NOT_IN_USE, WGAN_IN_USE, never_recovered_said, printed_rewards,
                        says_not_learning)
 from .schedule_said import no_warmup_said
 from .sentences import UNDONE, denied_before, rounding_of, said_unnegated, sentence_around, told
@@ -187,7 +187,7 @@ OUTPUTS_DEGENERATE = lazy_regex.compile(r"(?i)\b(?:garbage|gibberish|degenerat\w
 def _reward_fell(text: str) -> str:
     """The printed mean reward's fall, first to last, over three prints or more, the last below the first two (a noisy
     fall counts); or ""."""
-    values = [float(m.group(1)) for m in itertools.islice(REWARD_PRINTED.finditer(text), 200)]
+    values = printed_rewards(text)
     if len(values) < 3 or values[-1] > min(values[:2]):
         return ""
     first, last = values[0], values[-1]

@@ -36,41 +36,67 @@ WEIGHTS_NONFINITE = lazy_regex.compile(
     r"\b" + _NONFINITE + r"\s+" + _WEIGHTS + r"\b")
 
 
+# (a nan named as what a check looks for, or kept away -- "a check for NaN gradients", "to avoid inf gradients", "a hook
+# that catches NaN gradients" -- is none seen; nor "nan-free")
+_LOOKED_FOR = lazy_regex.compile(r"(?i)\b(?:check\w*|detect\w*|catch\w*|find|finds|look\w*|avoid\w*|prevent\w*|guard\w*|"
+                                 r"against|for|if|whether|no|never|without)\b(?:\s+\w+){0,3}\s*$")
+
+
 def weights_nonfinite_said(prose: str) -> str:
     """The words that say the weights or the gradients turned nan or inf (WEIGHTS_NONFINITE), told and not denied (no
-    negator among the three words before its nan), as written (lowercased); or ""."""
+    negator among the three words before its nan, nor before the clause), nor looked for or kept away, as written
+    (lowercased); or ""."""
     text = told(prose)
     for m in itertools.islice(WEIGHTS_NONFINITE.finditer(text), 10):
-        if said_unnegated(m.group(0), {"nan", "inf"}) or re.search(r"non-?finite|not finite", m.group(0)):
-            if not denied_before(text, m.start(), reach=30):
-                return " ".join(m.group(0).split())
+        if re.match(r"[-\w]", text[m.end():m.end() + 1]):        # ("nan-free", "infinite", "inf-norm")
+            continue
+        before = text[max(0, text.rfind("\n", 0, m.start()) + 1, m.start() - 60):m.start()]
+        clause = before + m.group(0)
+        if (said_unnegated(clause, {"nan", "inf"}) or re.search(r"non-?finite|not finite", m.group(0))) \
+                and not denied_before(text, m.start(), reach=30) and not _LOOKED_FOR.search(before):
+            return " ".join(m.group(0).split())
     return ""
+
+
+def _code_line(line: str) -> bool:
+    """Is the line code rather than a log's or a sentence's: a statement (an assignment, a call of print or of a
+    logger, a condition, a return) or a template with its braces (`f"... {it}, skipping"`)?"""
+    return bool(re.match(r"\s*(?:(?:if|elif|for|while|def|return|raise)\b|(?:print|logger\.\w+|logging\.\w+|log|"
+                         r"warnings\.warn)\s*\()|"
+                         r"\s*(?:self\.)?[\w.\[\]'\"]+\s*[-+*/]?=(?!=)", line)) or re.search(r"\{[^{}\n]*\}", line) is not None
 
 
 # A loss printed or said non-finite and skipped: a guard in the loop that drops the batch ("WARNING non-finite loss at ep
 # 3 it 2731, skipping", "skipping batch 412: loss is nan", "I skip the step when the loss is NaN"). The curve the log
 # prints is then finite, the batches that broke it left out: a run gone wrong at those batches, whatever the rest did.
-NONFINITE_SKIPPED = lazy_regex.compile(r"(?i)\b(?:non-?finite|nan|inf)\b[^.;\n]{0,40}?\bloss(?:es)?\b[^.;\n]{0,60}?\bskipp(?:ing|ed)\b|"
-                                       r"\bskip(?:s|ped|ping)?\b[^.;\n]{0,40}?\b(?:step|batch|update|iteration)s?\b[^.;\n]{0,40}?"
-                                       r"\b(?:non-?finite|nan|inf)\b|"
-                                       r"\bloss\b[^.;\n]{0,30}?\b(?:is|was|becomes?|turns?)\s+(?:non-?finite|nan|inf)\b[^.;\n]{0,30}?"
-                                       r"\bskipp(?:ing|ed)\b")
+# (each alternative within one field of a log line: Megatron's `number of skipped iterations:   0 | number of nan
+# iterations:   0` says none was; a count of 0 skipped is none)
+NONFINITE_SKIPPED = lazy_regex.compile(r"(?i)\b(?:non-?finite|nan|inf)\b[^.;|\n]{0,40}?\bloss(?:es)?\b[^.;|\n]{0,60}?\bskipp(?:ing|ed)\b|"
+                                       r"\bskip(?:s|ped|ping)?\b(?![^.;|\n]{0,40}?:\s*0\b)[^.;|\n]{0,40}?\b(?:step|batch|update|iteration)s?\b"
+                                       r"[^.;|\n]{0,40}?\b(?:non-?finite|nan|inf)\b|"
+                                       r"\bloss\b[^.;|\n]{0,30}?\b(?:is|was|becomes?|turns?)\s+(?:not\s+finite|non-?finite|nan|inf)\b"
+                                       r"[^.;|\n]{0,30}?\bskipp(?:ing|ed)\b")
 
 
 def nonfinite_skipped(prose: str) -> str:
     """The words or the log line that say a non-finite loss was skipped (NONFINITE_SKIPPED), told and not denied, as
-    written (lowercased); or ""."""
+    written (lowercased) -- not a line of code, a guard's own print statement whose template a report may paste beside
+    words that it never fired; or ""."""
     text = told(prose)
     for m in itertools.islice(NONFINITE_SKIPPED.finditer(text), 10):
-        if not denied_before(text, m.start(), reach=30) and not re.search(r"\b(?:no|never|not)\b", m.group(0)):
+        line = text[text.rfind("\n", 0, m.start()) + 1:(end if (end := text.find("\n", m.end())) >= 0 else len(text))]
+        said = m.group(0).replace("not finite", "")
+        if not _code_line(line) and not denied_before(text, m.start(), reach=30) \
+                and not re.search(r"\b(?:no|never|not)\b", said):
             return " ".join(m.group(0).split())
     return ""
 
 
 # The mean reward or return a run prints (TRL's `env/reward_mean 64.37`, Stable-Baselines3's `| ep_rew_mean | 212 |`,
 # RLlib's `episode_reward_mean: 35.2`): the measure the RL answer points to, held to its own words
-REWARD_PRINTED = lazy_regex.compile(r"(?i)(?<![\w/])(?:env/)?(?:reward|return|rew|ep_rew|episode_reward|mean_reward|avg_reward)"
-                                    r"(?:[_/](?:mean|avg))?\b[ \t|:=]{1,12}(-?\d+(?:\.\d+(?:e[-+]?\d+)?)?)(?![\d.])")
+REWARD_PRINTED = lazy_regex.compile(r"(?i)(?<![\w/])(?P<key>(?:env/)?(?:reward|return|rew|ep_rew|episode_reward|mean_reward|"
+                                    r"avg_reward)(?:[_/](?:mean|avg))?)\b[ \t|:=]{1,12}(-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)"
+                                    r"(?![\d.])")
 # A reinforcement-learning run, by its algorithms, its environments or its logged return: its loss says nothing of
 # progress (a TD loss falls while the agent stays at the reward's floor), so words that it does not learn speak for the
 # measure the reporter reads, the return
@@ -79,10 +105,21 @@ RL_RUN = lazy_regex.compile(r"(?i)\b(?:ppo|a2c|a3c|trpo|dqn|ddqn|sac|ddpg|td3|q-
 REWARD_ROSE = 0.2           # a printed mean reward that ends this share of its first value's size or more above it
 
 
+def printed_rewards(text: str) -> list[float]:
+    """The mean reward the log prints, in order, under the key it prints most (REWARD_PRINTED): not a line of code, a
+    pasted environment's `reward = -100`."""
+    by_key: dict[str, list[float]] = {}
+    for m in itertools.islice(REWARD_PRINTED.finditer(text), 200):
+        line = text[text.rfind("\n", 0, m.start()) + 1:(end if (end := text.find("\n", m.end())) >= 0 else len(text))]
+        if not _code_line(line):
+            by_key.setdefault(m.group("key").lower(), []).append(float(m.group(2)))
+    return max(by_key.values(), key=len, default=[])
+
+
 def reward_rose(text: str) -> str:
     """The printed mean reward's rise, first to last, over three prints or more, the last above the first two (a noisy
     rise counts): an RL run that is learning, whatever its losses do; or ""."""
-    values = [float(m.group(1)) for m in itertools.islice(REWARD_PRINTED.finditer(text), 200)]
+    values = printed_rewards(text)
     if len(values) < 3 or values[-1] < max(values[:2]):
         return ""
     first, last = values[0], values[-1]

@@ -12,9 +12,11 @@ box of `| key | value |` rows between lines of dashes, its keys sorted and group
     |    value_loss           | 2.43e+08    |
     -----------------------------------------
 
-The loss read is `train/loss`, which PPO, A2C's kin and DQN record (PPO the last minibatch's total loss, DQN the mean
-of the update's; ppo.py and dqn.py at v2.8.0), numbered by the `time/total_timesteps` its box printed above it: the
-environment steps so far, the count an RL run is read by. A box is one dump, every `log_interval` rollouts.
+The loss read is `train/loss`, which PPO and DQN record (PPO the last minibatch's total loss, DQN the mean of the
+update's; ppo.py and dqn.py at v2.8.0), numbered by the `time/total_timesteps` its box printed above it: the
+environment steps so far, the count an RL run is read by. A box is one dump, every `log_interval` rollouts. A2C, SAC,
+TD3 and DDPG record only their parts (`policy_loss` and `value_loss`; `actor_loss` and `critic_loss`): their boxes are
+recognised, and no loss is read from them yet.
 https://github.com/DLR-RM/stable-baselines3/blob/v2.8.0/stable_baselines3/common/logger.py#L176-L232
 """
 import re
