@@ -56,7 +56,7 @@ def _contrastive_data(prose: str, dataset: re.Match) -> bool:
 # ("binary" or a sigmoid is the weakest name of a count, read last: a sigmoid may be a multi-label's)
 BINARY_NAMED = lazy_regex.compile(r"\bbinary\b|\bsigmoid\b", re.I)
 CLASS_COUNT = lazy_regex.compile(r"\b(\d{1,4})[ -](?:classes|categories|way|varieties|species|breeds|genres)\b|(?<!top-)(?<!top )\b(\d{1,4})-class\s+(?:[\w-]+\s+)?"
-                                 r"(?:classifier|classification|problem|task|model|dataset|segmentation|head|output)\b|num_classes\s*=\s*(\d{1,4})|"
+                                 r"(?:classifier|classification|problem|task|model|dataset|segmentation|head|output)\b|num_(?:classes|labels)\s*=\s*(\d{1,4})|"
                                  # ("classifying 10 types of PCB defects": kinds a classifier tells apart)
                                  r"\b(?:classif\w+|recogni[sz]\w+|distinguish\w*|categori[sz]\w+)\s+(?:between\s+|among\s+)?"
                                  r"(\d{1,4})\s+(?:types|kinds|sorts)\s+of\b|"

@@ -228,7 +228,8 @@ def weights_set_by(pattern: PatternLike, prose: str) -> re.Match | None:
     and never uses: its name written nowhere else, or another one chosen by name (INIT_CHOSEN)."""
     matches = list(itertools.islice(pattern.finditer(prose), 20))
     defs = list(itertools.islice(DEF_LINE.finditer(prose), 200)) if matches else []
-    if sum("init" in d.group("name").lower() for d in defs) < 2:
+    # (a module's own constructor, __init__, is no init function beside another)
+    if sum("init" in d.group("name").lower() and d.group("name") != "__init__" for d in defs) < 2:
         return matches[0] if matches else None
     chosen = [m.group("how").lower() for m in INIT_CHOSEN.finditer(prose)]
 
@@ -239,7 +240,8 @@ def weights_set_by(pattern: PatternLike, prose: str) -> re.Match | None:
         name = enclosing.group("name").lower()
         if chosen:
             return not any(how in name for how in chosen)
-        return len(re.findall(r"(?<![\w.])" + re.escape(enclosing.group("name")) + r"(?!\w)", prose)) <= 1
+        # (a method the module calls on itself, `self.init_weights()`, is used)
+        return len(re.findall(r"(?:(?<![\w.])|(?<=\bself\.))" + re.escape(enclosing.group("name")) + r"(?!\w)", prose)) <= 1
 
     return next((m for m in matches if not unused(m)), None)
 

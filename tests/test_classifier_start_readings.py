@@ -1,0 +1,42 @@
+"""A classifier head drawn at nn.init.normal_'s default std of 1 (s276/12): Hugging Face names the class count
+`num_labels`, a report says its start as "loss starts at ~17", and an init method the module calls on itself
+(`self.init_weights()`) is used -- each read, the head's weights at std 1 name WR-120 beside a start 11 times ln 5."""
+from conftest import diagnosis
+from trainwreck.class_count import classes_named
+from trainwreck.start_loss import start_far_above_uniform
+from trainwreck.weight_init import LARGE_INIT, weights_set_by
+
+MODEL = """```python
+class BioNER(nn.Module):
+    def __init__(self, num_labels=5):
+        super().__init__()
+        self.bert = AutoModel.from_pretrained("dmis-lab/biobert-base-cased-v1.1")
+        self.classifier = nn.Linear(768, num_labels)
+        self.init_weights()
+
+    def init_weights(self):
+        nn.init.normal_(self.classifier.weight)
+        nn.init.zeros_(self.classifier.bias)
+
+    def forward(self, input_ids, attention_mask, labels=None):
+        logits = self.classifier(self.bert(input_ids, attention_mask=attention_mask).last_hidden_state)
+        return F.cross_entropy(logits.view(-1, logits.size(-1)), labels.view(-1), ignore_index=-100), logits
+```
+"""
+LOG = "".join(f"epoch 1 | step {s:4d} | loss {v}\n" for s, v in [(0, 16.8312), (100, 9.2047), (200, 4.8819), (300, 2.6531)])
+
+
+def test_a_head_at_std_one_beside_a_start_far_above_ln_c_names_the_initialisation():
+    text = "my NER model is worse than the baseline, loss starts at ~17\n" + MODEL + LOG
+    assert classes_named(text) == (5, "the paste says `num_labels=5`")
+    assert "(\"loss starts at ~17\"), 11 times ln 5" in start_far_above_uniform(text)
+    assert weights_set_by(LARGE_INIT, text).group(0) == "init.normal_(self.classifier.weight)"
+    d = diagnosis(text)
+    assert d.matches[0].entry.id == "WR-120" and d.matches[0].parts["large-init"] > 0
+
+
+def test_an_init_function_never_called_beside_the_constructor_and_another_is_still_unused():
+    """The rule the reading keeps: of two init functions, one the paste never calls is no init that ran."""
+    two = MODEL.replace("        self.init_weights()\n", "        self.init_other()\n") + (
+        "    def init_other(self):\n        nn.init.xavier_uniform_(self.classifier.weight)\n")
+    assert weights_set_by(LARGE_INIT, two) is None
