@@ -40,3 +40,23 @@ def test_an_init_function_never_called_beside_the_constructor_and_another_is_sti
     two = MODEL.replace("        self.init_weights()\n", "        self.init_other()\n") + (
         "    def init_other(self):\n        nn.init.xavier_uniform_(self.classifier.weight)\n")
     assert weights_set_by(LARGE_INIT, two) is None
+
+
+def test_a_loss_pinned_at_ln_c_is_a_model_that_learned_nothing_of_its_input():
+    """(s279/01) The tutorial's `[1,  2000] loss: 6.214`, then 2.306, 2.305 ... 2.303 for CIFAR-10: a loss that sits at
+    ln 10 and never went below it is a uniform guess, however high its first window was -- a run gone wrong, so the
+    paste's raw pixels (PIL images made float with no division by 255) are read."""
+    from trainwreck.curve_shape import pinned_at_uniform
+    from trainwreck.logscan import scan_text
+    values = [6.214, 2.306, 2.305, 2.304, 2.304, 2.305, 2.304, 2.303, 2.304, 2.304, 2.303, 2.304]
+    log = "".join(f"[{1 + k // 6}, {2000 * (k % 6 + 1):5d}] loss: {v:.3f}\n" for k, v in enumerate(values))
+    words = "Own CIFAR-10 Dataset class, stuck at 10% accuracy, with nn.CrossEntropyLoss:\n"
+    assert "sits at ln 10 = 2.303" in pinned_at_uniform(scan_text(words + log))
+    code = ("    def __getitem__(self, idx):\n        img = np.array(Image.open(path).convert('RGB'))\n"
+            "        img = torch.tensor(img, dtype=torch.float32).permute(2, 0, 1)\n        return img, self.labels[idx]\n")
+    d = diagnosis(words + code + log)
+    assert d.matches and d.matches[0].entry.id == "WR-330"
+    # (a loss that went below ln C has learned: not pinned, whatever it ends at)
+    learned = values[:3] + [1.9, 1.7, 2.30, 2.303, 2.304, 2.303, 2.304, 2.303, 2.304]
+    log2 = "".join(f"[{1 + k // 6}, {2000 * (k % 6 + 1):5d}] loss: {v:.3f}\n" for k, v in enumerate(learned))
+    assert pinned_at_uniform(scan_text(words + log2)) == ""

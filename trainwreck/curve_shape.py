@@ -1433,6 +1433,28 @@ def lowest_mean(values: list[float], k: int = LOW_RUN) -> tuple[float, int]:
     return best / k, at
 
 
+def pinned_at_uniform(ev: Evidence) -> str:
+    """A classifier's loss that never went below ln C (for the C classes or the vocabulary the paste names) and whose last
+    LEVEL_MIN values or more sit within PINNED of it: a uniform guess, the loss of a model that has learned nothing of
+    its input -- whatever its first value was (a logger's first window that held a start above it); or ""."""
+    named = classes_or_vocabulary(ev.prose)
+    vals = ev.before
+    if named is None or ev.first_nonfinite is not None or len(vals) < LEVEL_MIN + 1 \
+            or not (_CLASSIFIER_RUN.search(ev.prose) or _accuracy_printed(ev)) \
+            or _NOT_ONE_CROSS_ENTROPY.search(ev.prose) or NOT_A_MEAN.search(ev.prose) or LOSS_SUMMED.search(ev.prose):
+        return ""
+    per_unit, _unit, log = loss_unit(ev.dialect)
+    guess = math.log(named[0]) / per_unit
+    n = 0
+    while n < len(vals) and abs(vals[-1 - n] - guess) <= PINNED * guess:
+        n += 1
+    if n < LEVEL_MIN or min(vals) < (1 - LEARNED_BELOW_UNIFORM) * guess:
+        return ""
+    return (f"the loss sits at {log} {named[0]} = {fmt(guess)}, the loss of a uniform guess over the {named[0]} classes "
+            f"({named[1]}), within {PINNED:.1%} in its last {counted(n, 'value')} ({ev.where(ev.before_start + len(vals) - n)} "
+            f"to {ev.where(ev.count - 1)}), and was never below it: a model that has learned nothing of its input")
+
+
 def _back_at_uniform(ev: Evidence) -> str:
     """A classifier's loss that learned (LOW_RUN values in a row LEARNED_BELOW_UNIFORM or more below ln C, the
     cross-entropy of a uniform guess over the C classes or the vocabulary the paste names), climbed to EXCURSION times

@@ -18,7 +18,7 @@ from .clip_unused import CLIP_NO_EFFECT_SAID, clip_never_applied
 from .breaking_constructs import (MASKED_INF, breaking_construct, mask_row_printed, code_of, divides_by_norm, inverse_of_sum, loss_def_body,
                                   token_counts, y_pred_slices)
 from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, PLATEAU_FALL, Signature, at_run_start, fmt, rate_at_top_as_the_loss_rose,
-                          same_batch_jumps)
+                          pinned_at_uniform, same_batch_jumps)
 from .data_checked import data_said_finite, inputs_only
 from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
                           KERAS_NORMALIZATION, KERAS_UINT8, LABELS_REMAPPED, MASK_255, MASK_255_HANDLED, MAX_255,
@@ -138,10 +138,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         or bool(gan_failure_said(ev.prose)) \
         or bool(dead_units_said(ev.prose)) \
         or says_not_learning(ev.prose) and bool(RL_RUN.search(ev.prose)) \
-        or bool(nonfinite_skipped(ev.prose))
+        or bool(nonfinite_skipped(ev.prose)) \
+        or bool(pinned_at_uniform(ev))
     # (a layer said dead is a run gone wrong, whatever its curve did; so is an RL agent said not to learn, whose loss
-    # falls while its reward stays at the floor -- the loss is not the measure there; and a run whose non-finite losses
-    # a guard skipped, its printed curve finite without them)
+    # falls while its reward stays at the floor -- the loss is not the measure there; a run whose non-finite losses
+    # a guard skipped, its printed curve finite without them; and a classifier pinned at the uniform guess)
     handed = nll_of_probabilities(ev)
     if handed:
         out["nll-of-probabilities"] = handed
