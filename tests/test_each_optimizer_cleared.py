@@ -60,3 +60,22 @@ def test_an_optimizer_stepped_and_never_cleared_beside_one_cleared_makes_the_cli
     both = code.replace("    pol_opt.zero_grad(set_to_none=True)\n",
                         "    pol_opt.zero_grad(set_to_none=True)\n    enc_opt.zero_grad(set_to_none=True)\n")
     assert cleared_each_step(both) and "never-cleared" not in diagnosis("x\n" + both + climb).matches[0].parts
+
+
+def test_a_numpy_buffer_added_into_with_add_at_and_never_reset_is_never_cleared():
+    """(s277/07) Matrix factorisation in NumPy: `gradP = np.zeros_like(P)` once, `np.add.at(gradP, u, ...)` in the batch
+    loop, `P -= lr * gradP / len(batch)`: every step applies the sum of every gradient so far. A lower rate that only
+    put the blow-up off (epoch 9 instead of 3) is this entry's tell, though another version ran fine at a higher rate."""
+    from trainwreck.gradient_clearing import numpy_buffer_never_reset
+    from trainwreck.rate_tried import lr_tried
+    code = ("gradP = np.zeros_like(P)\nfor epoch in range(20):\n    for start in range(0, len(train), 256):\n"
+            "        err = r - np.sum(P[u] * Q[i], axis=1)\n        np.add.at(gradP, u, -err[:, None] * Q[i])\n"
+            "        P -= lr * gradP / len(batch)\n")
+    assert numpy_buffer_never_reset(code) == "np.add.at(gradP, u, -err[:, None] * Q[i])"
+    reset = code.replace("        err =", "        gradP[:] = 0\n        err =")
+    assert numpy_buffer_never_reset(reset) == ""
+    words = ("My per-sample SGD version works fine with lr=0.01. The mini-batch one first improves and then explodes. "
+             "I tried lr=0.001 and then it just explodes later (epoch 9 instead of 3).\n")
+    assert lr_tried(words) == "delayed"
+    log = "".join(f"epoch {k}: train rmse {v}\n" for k, v in enumerate(["2.9114", "1.3402", "6.8157", "312.0467", "nan"], 1))
+    assert diagnosis(words + "```python\n" + code + "```\n" + log).matches[0].entry.id == "WR-260"

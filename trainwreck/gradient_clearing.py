@@ -394,6 +394,8 @@ def gradients_fresh(prose: str) -> str:
 # reset -- WR-260 with no framework. (A buffer summed over the batches and applied once after the inner loop is
 # full-batch gradient descent, not this; nor one reset inside the loop.)
 _ADDS_INTO = lazy_regex.compile(r"^(?P<ind>[ \t]*)(?P<g>[A-Za-z_]\w{0,40})(?P<key>\[[^\]\n]{1,40}\])?[ \t]*\+=")
+# ... or NumPy's unbuffered add at indices, which adds into its first argument: `np.add.at(gradP, u, ...)`
+_ADDS_AT = lazy_regex.compile(r"^(?P<ind>[ \t]*)(?:np|numpy)\.add\.at\([ \t]*(?P<g>[A-Za-z_]\w{0,40})(?P<key>\[[^\]\n]{1,40}\])?[ \t]*,")
 _LOOP = lazy_regex.compile(r"^(?P<ind>[ \t]*)(?:for|while)\b")
 
 
@@ -461,13 +463,13 @@ def _enclosing_loop_body(lines: list[str], i: int) -> list[str] | None:
 
 
 def numpy_buffer_never_reset(prose: str) -> str:
-    """The `+=` line of a hand-written gradient buffer that is never reset inside the loop that steps the weights with
-    it, or ""."""
+    """The `+=` (or `np.add.at`) line of a hand-written gradient buffer that is never reset inside the loop that steps
+    the weights with it, or ""."""
     if ".backward(" in prose:
         return ""                       # (a framework's gradients: BACKWARD_STEP's reading)
     lines = code_of(prose).split("\n")
     for i, line in enumerate(lines[:2000]):
-        m = _ADDS_INTO.match(line)
+        m = _ADDS_INTO.match(line) or _ADDS_AT.match(line)
         if not m or not re.search(r"(?i)grad|\bd[A-Z_a-z]|^g", m.group("g")):
             continue
         # (a sum of squares is an adaptive optimiser's running statistic, AdaGrad's `grad_sq += dW ** 2`, not a buffer)
@@ -480,7 +482,8 @@ def numpy_buffer_never_reset(prose: str) -> str:
         steps = re.compile(r"[-+]=[ \t]*[^\n]*\b" + name + r"(?![\w\[])|=[ \t]*\w[\w.\[\]\"']*[ \t]*-[^\n]*\b" + name + r"(?![\w\[])")
         reset = re.compile(r"^[ \t]*" + name + r"[ \t]*(?:=(?!=)|\*=[ \t]*0\b)|\b" + name + r"(?:\[:\]|\[\.\.\.\])[ \t]*=[ \t]*0|\b"
                            + name + r"\.fill\([ \t]*0")
-        if any(steps.search(b) and not _ADDS_INTO.match(b) for b in body) and not any(reset.search(b) for b in body):
+        if any(steps.search(b) and not _ADDS_INTO.match(b) and not _ADDS_AT.match(b) for b in body) \
+                and not any(reset.search(b) for b in body):
             return line.strip()
     return ""
 

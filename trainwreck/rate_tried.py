@@ -552,13 +552,16 @@ def lr_tried(text: str) -> str:
     if _still_at_named_place(text):
         return "failed"
     compared = _rates_compared(folded)
-    if compared:
+    # (a lower rate that broke later is one that put the failure off, whatever a higher one did in another version:
+    # "the per-sample version works fine at lr=0.01 ... I tried lr=0.001 and it just explodes later")
+    later_said = any(_said_later(sentence) for sentence in SENTENCE.split(told_folded))
+    if compared == "helped" or compared and not later_said:
         return compared
     # (or rates listed with one place: "lr 3e-4: 18431. lr 1e-4: 18431")
-    if rates_at_one_place(text, folded):
+    if not later_said and rates_at_one_place(text, folded):
         return "failed"
     # (not a question: "is it normal that lr 0.01 goes nan a few steps later than lr 0.1?")
-    if any(_said_later(sentence) for sentence in SENTENCE.split(told_folded)):
+    if later_said:
         return "delayed"
     return "delayed" if _instead_said(text, folded) else ""
 
