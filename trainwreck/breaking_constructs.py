@@ -312,6 +312,30 @@ def _named_difference(code: str, arg: str, at: int) -> bool:
     return bool(DIFFERENCE.search(rest)) and not GUARDED.search(ZERO_CLIP.sub("", rest))
 
 
+# An arccos or an arcsin of what a clamp holds to exactly [-1, 1] (`torch.acos(torch.clamp(cos, -1.0, 1.0))`), inline or
+# through a name the code last set so: fine in value at a perfect match, its slope there -1/sqrt(1 - x^2) is inf, and the
+# clamp passes it at its own bounds (WR-050's page); a margin, `1 - 1e-7`, keeps it off the ends
+ARC_CALL = lazy_regex.compile(r"(?<![\w.])(?:(?:torch|np|numpy|jnp|tf\.math|math)\.)?(?P<fn>acos|arccos|asin|arcsin)\(\s*"
+                              r"(?P<arg>(?:[^()\n]|\((?:[^()\n]|\([^()\n]{0,60}\)){0,120}\)){1,200})\)")
+_UNIT_CLAMP = lazy_regex.compile(r"\b(?:clamp|clip)\(\s*(?:[^()\n]|\([^()\n]{0,60}\)){1,120}?,\s*(?:min\s*=\s*)?-1(?:\.0*)?\s*,"
+                                 r"\s*(?:max\s*=\s*)?1(?:\.0*)?\s*\)")
+
+
+def arc_at_its_ends(code: str) -> re.Match | None:
+    """The arccos or arcsin call whose argument a clamp holds to exactly [-1, 1], inline or through a name last set so
+    before the call (ARC_CALL, _UNIT_CLAMP); or None. (Not math's, of a Python number with no gradient.)"""
+    for m in itertools.islice(ARC_CALL.finditer(code), 10):
+        if code[max(0, m.start() - 5):m.start()].endswith("math."):
+            continue
+        arg = m.group("arg").strip()
+        if _UNIT_CLAMP.search(arg):
+            return m
+        made = _last_assignment(code, arg, m.start()) if re.fullmatch(r"[A-Za-z_]\w{0,40}", arg) else None
+        if made and _UNIT_CLAMP.search(made.group(1)):
+            return m
+    return None
+
+
 def _last_assignment(code: str, name: str, at: int) -> re.Match | None:
     """The last line before `at` that assigns the name, its right-hand side as group 1 (as assignment() reads one)."""
     found = None
@@ -1213,7 +1237,13 @@ def breaking_construct(prose: str) -> dict[str, str]:
     method = None if m else next((s for s in itertools.islice(SQRT_METHOD.finditer(code), 50)
                                   if DIFFERENCE.search(s.group("line")) and not GUARDED.search(ZERO_CLIP.sub("", s.group("line")))
                                   and not ADDED.search(s.group("line"))), None)
-    if not m and not method and (divided := where_division(code)):
+    if not m and not method and (arc := arc_at_its_ends(code)):
+        shown = " ".join(prose[arc.start():arc.end()].split())
+        made = _assigned_from(code, prose, arc)
+        out["sqrt-at-zero"] = (f"the pasted code takes an {arc.group('fn')} of what a clamp holds to exactly [-1, 1] "
+                               f"(`{shown}`{made}): at a perfect match its slope, -1/sqrt(1 - x^2), is inf, the clamp "
+                               "passes it at its own bounds, and inf * 0 in the backward pass is nan")
+    elif not m and not method and (divided := where_division(code)):
         out["sqrt-at-zero"] = (f"the pasted code picks a division on one branch of a where whose condition tests the "
                                f"divisor (`{divided}`): the branch not taken is still differentiated, and where the "
                                "divisor is 0 its slope, 1 over it, is inf, and inf * 0 is nan")

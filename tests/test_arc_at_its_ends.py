@@ -1,0 +1,53 @@
+"""WR-050's arccos at its ends (s278/07): the slope of arccos x is -1/sqrt(1 - x^2), inf at x = 1, and a clamp to exactly
+[-1, 1] passes the gradient at its own bounds, so an angle loss at a perfect match has an inf gradient that the next
+multiplication by 0 makes nan. The page says so; a margin keeps arccos off its ends."""
+import warnings
+
+import numpy as np
+import pytest
+
+from conftest import assert_entry_says, diagnosis
+from framework_runner import OPT_IN, run
+from trainwreck.breaking_constructs import arc_at_its_ends
+
+
+def test_the_slope_of_arccos_is_infinite_at_one_and_times_zero_is_nan():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        slope = -1.0 / np.sqrt(1.0 - np.float64(1.0) ** 2)
+        assert slope == -np.inf and np.isnan(slope * 0.0)
+        assert np.isfinite(-1.0 / np.sqrt(1.0 - np.float64(1.0 - 1e-7) ** 2))
+    assert_entry_says("WR-050", ["−1/√(1 − x²), which is −inf at x = ±1", "min ≤ x ≤ max, the bounds included",
+                                 "[−1 + 1e−7, 1 − 1e−7]"])
+
+
+@pytest.mark.parametrize("code, read", [
+    ("cos = torch.clamp(dot / denom, -1.0, 1.0)\nreturn torch.acos(cos).mean()\n", True),
+    ("angle = torch.acos(torch.clamp(c, -1, 1))\n", True),
+    ("cos = torch.clamp(dot / denom, -1 + 1e-7, 1 - 1e-7)\nreturn torch.acos(cos).mean()\n", False),   # a margin
+    ("theta = math.acos(x)\n", False),                                                           # no gradient
+])
+def test_an_arccos_of_an_exact_unit_clamp_is_read(code, read):
+    assert (arc_at_its_ends(code) is not None) == read
+
+
+def test_an_angle_loss_that_went_nan_names_the_singular_slope():
+    code = ("```python\ndef sam_loss(pred, target, eps=1e-8):\n    dot = (pred * target).sum(dim=1)\n"
+            "    denom = pred.norm(dim=1) * target.norm(dim=1) + eps\n    cos = torch.clamp(dot / denom, -1.0, 1.0)\n"
+            "    return torch.acos(cos).mean()\n```\n")
+    log = "".join(f"epoch {k} loss {v}\n" for k, v in enumerate(["0.412", "0.211", "0.104", "0.061", "nan", "nan"], 1))
+    d = diagnosis("SAM loss goes nan once the predictions get close, I already clamp the cosine.\n" + code + log)
+    assert d.matches[0].entry.id == "WR-050" and d.matches[0].parts["sqrt-at-zero"] > 0
+
+
+@OPT_IN
+def test_pytorch_passes_the_gradient_at_the_clamps_bounds():
+    got = run("torch", """
+        import json, torch
+        x = torch.tensor([1.0], requires_grad=True)
+        torch.acos(torch.clamp(x, -1.0, 1.0)).sum().backward()
+        y = torch.tensor([1.0], requires_grad=True)
+        torch.acos(torch.clamp(y, -1 + 1e-7, 1 - 1e-7)).sum().backward()
+        print(json.dumps({"exact": str(x.grad.item()), "margin": y.grad.item(), "version": torch.__version__}))
+    """)
+    assert got["version"].startswith("2.13.0") and got["exact"] == "-inf" and got["margin"] == 0.0
