@@ -60,3 +60,28 @@ def test_a_loss_pinned_at_ln_c_is_a_model_that_learned_nothing_of_its_input():
     learned = values[:3] + [1.9, 1.7, 2.30, 2.303, 2.304, 2.303, 2.304, 2.303, 2.304]
     log2 = "".join(f"[{1 + k // 6}, {2000 * (k % 6 + 1):5d}] loss: {v:.3f}\n" for k, v in enumerate(learned))
     assert pinned_at_uniform(scan_text(words + log2)) == ""
+
+
+def test_which_init_functions_ran():
+    """code_review_s72b 5 and 12: of two init methods the one called on the module ran (`self.init_weights()` or
+    `model.init_weights()`) and the other did not; a weight set in the constructor is set, however many helpers."""
+    two = MODEL.replace("    def init_weights(self):",
+                        "    def init_other(self):\n        nn.init.xavier_uniform_(self.classifier.weight)\n\n"
+                        "    def init_weights(self):")
+    assert weights_set_by(LARGE_INIT, two).group(0) == "init.normal_(self.classifier.weight)"
+    outside = two.replace("        self.init_weights()\n", "") + "model = BioNER()\nmodel.init_weights()\n"
+    assert weights_set_by(LARGE_INIT, outside) is not None
+    in_ctor = ("class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+               "        self.fc = nn.Linear(512, 10)\n        nn.init.normal_(self.fc.weight)\n\n"
+               "    def init_conv(self, m):\n        pass\n\n    def init_bn(self, m):\n        pass\n")
+    assert weights_set_by(LARGE_INIT, in_ctor) is not None
+
+
+def test_a_healthy_runs_first_prints_at_ln_c_are_not_pinned_and_a_step_count_is_no_start():
+    """code_review_s72b 6 and 3."""
+    from trainwreck.curve_shape import pinned_at_uniform
+    from trainwreck.logscan import scan_text
+    start = "".join(f"[1, {10 * k}] loss: {2.3031 - 0.001 * k:.4f}\n" for k in range(7))
+    assert pinned_at_uniform(scan_text("CIFAR-10 with nn.CrossEntropyLoss, first iterations:\n" + start)) == ""
+    assert start_far_above_uniform("Fine-tuning BERT for 5-class sentiment (num_labels=5) with cross entropy. "
+                                   "The loss starts around 300 steps to go up.") == ""

@@ -79,3 +79,18 @@ def test_a_numpy_buffer_added_into_with_add_at_and_never_reset_is_never_cleared(
     assert lr_tried(words) == "delayed"
     log = "".join(f"epoch {k}: train rmse {v}\n" for k, v in enumerate(["2.9114", "1.3402", "6.8157", "312.0467", "nan"], 1))
     assert diagnosis(words + "```python\n" + code + "```\n" + log).matches[0].entry.id == "WR-260"
+
+
+def test_a_buffer_added_into_at_rows_is_stepped_and_reset_at_rows_too():
+    """code_review_s72b 4: `gradP[u] = 0` resets the rows np.add.at added into; `P[u] -= lr * gradP[u]` steps with them."""
+    from trainwreck.gradient_clearing import numpy_buffer_never_reset
+    head = "gradP = np.zeros_like(P)\nfor epoch in range(20):\n    for s in range(0, n, 256):\n        np.add.at(gradP, u, g)\n"
+    assert numpy_buffer_never_reset(head + "        P -= lr * gradP / len(u)\n        gradP[u] = 0\n") == ""
+    assert numpy_buffer_never_reset(head + "        P[u] -= lr * gradP[u]\n") == "np.add.at(gradP, u, g)"
+
+
+def test_a_higher_rate_that_broke_later_is_no_lower_rate_putting_it_off():
+    """code_review_s72b 2: 0.01 broke at epoch 3 and 0.03 only later -- the lower rate did not help."""
+    from trainwreck.rate_tried import lr_tried
+    assert lr_tried("With lr=0.1 it trains fine. With lr=0.01 it explodes at epoch 3. "
+                    "With lr=0.03 it explodes too, just later.") == "failed"

@@ -315,23 +315,27 @@ def _named_difference(code: str, arg: str, at: int) -> bool:
 # An arccos or an arcsin of what a clamp holds to exactly [-1, 1] (`torch.acos(torch.clamp(cos, -1.0, 1.0))`), inline or
 # through a name the code last set so: fine in value at a perfect match, its slope there -1/sqrt(1 - x^2) is inf, and the
 # clamp passes it at its own bounds (WR-050's page); a margin, `1 - 1e-7`, keeps it off the ends
-ARC_CALL = lazy_regex.compile(r"(?<![\w.])(?:(?:torch|np|numpy|jnp|tf\.math|math)\.)?(?P<fn>acos|arccos|asin|arcsin)\(\s*"
-                              r"(?P<arg>(?:[^()\n]|\((?:[^()\n]|\([^()\n]{0,60}\)){0,120}\)){1,200})\)")
-_UNIT_CLAMP = lazy_regex.compile(r"\b(?:clamp|clip)\(\s*(?:[^()\n]|\([^()\n]{0,60}\)){1,120}?,\s*(?:min\s*=\s*)?-1(?:\.0*)?\s*,"
-                                 r"\s*(?:max\s*=\s*)?1(?:\.0*)?\s*\)")
+# (a framework's, whose gradient runs through the clamp: not NumPy's or math's, which nothing differentiates)
+ARC_CALL = lazy_regex.compile(r"(?<![\w.])(?:(?:torch|jnp|tf\.math|tf)\.)?(?P<fn>acos|arccos|asin|arcsin)\(\s*"
+                              r"(?P<arg>(?:[^()\n]|\((?:[^()\n]|\((?:[^()\n]|\([^()\n]{0,60}\)){0,80}\)){0,120}\)){1,200})\)")
+_UNIT_CLAMP = lazy_regex.compile(r"(?:(?:torch|jnp|tf)\.)?(?:clamp|clip|clip_by_value)\(\s*(?:[^()\n]|\((?:[^()\n]|\([^()\n]{0,60}\))"
+                                 r"{0,80}\)){1,160}?,\s*(?:min\s*=\s*|clip_value_min\s*=\s*)?-1(?:\.0*)?\s*,\s*"
+                                 r"(?:max\s*=\s*|clip_value_max\s*=\s*)?1(?:\.0*)?\s*\)|"
+                                 # (a tensor's own clamp: `(dot / denom).clamp(-1.0, 1.0)`)
+                                 r"(?:\([^()\n]{1,80}\)|[\w.\[\]]{1,80})\.clamp\(\s*(?:min\s*=\s*)?-1(?:\.0*)?\s*,\s*(?:max\s*=\s*)?"
+                                 r"1(?:\.0*)?\s*\)")
 
 
 def arc_at_its_ends(code: str) -> re.Match | None:
     """The arccos or arcsin call whose argument a clamp holds to exactly [-1, 1], inline or through a name last set so
     before the call (ARC_CALL, _UNIT_CLAMP); or None. (Not math's, of a Python number with no gradient.)"""
     for m in itertools.islice(ARC_CALL.finditer(code), 10):
-        if code[max(0, m.start() - 5):m.start()].endswith("math."):
-            continue
         arg = m.group("arg").strip()
-        if _UNIT_CLAMP.search(arg):
+        # (the clamp alone: one scaled or shifted after it, `clamp(c, -1, 1) * 0.999999`, keeps its slope finite)
+        if _UNIT_CLAMP.fullmatch(arg):
             return m
         made = _last_assignment(code, arg, m.start()) if re.fullmatch(r"[A-Za-z_]\w{0,40}", arg) else None
-        if made and _UNIT_CLAMP.search(made.group(1)):
+        if made and _UNIT_CLAMP.fullmatch(made.group(1).split("#")[0].strip()):
             return m
     return None
 
@@ -1240,9 +1244,11 @@ def breaking_construct(prose: str) -> dict[str, str]:
     if not m and not method and (arc := arc_at_its_ends(code)):
         shown = " ".join(prose[arc.start():arc.end()].split())
         made = _assigned_from(code, prose, arc)
+        ends = ("at a perfect match its slope, -1/sqrt(1 - x^2), is -inf" if "co" in arc.group("fn") else
+                "where its argument reaches 1 or -1 its slope, 1/sqrt(1 - x^2), is inf")
         out["sqrt-at-zero"] = (f"the pasted code takes an {arc.group('fn')} of what a clamp holds to exactly [-1, 1] "
-                               f"(`{shown}`{made}): at a perfect match its slope, -1/sqrt(1 - x^2), is inf, the clamp "
-                               "passes it at its own bounds, and inf * 0 in the backward pass is nan")
+                               f"(`{shown}`{made}): {ends}, the clamp passes it at its own bounds, and the infinite "
+                               "slopes it sends back meet in the backward pass as inf - inf, or inf * 0: nan")
     elif not m and not method and (divided := where_division(code)):
         out["sqrt-at-zero"] = (f"the pasted code picks a division on one branch of a where whose condition tests the "
                                f"divisor (`{divided}`): the branch not taken is still differentiated, and where the "

@@ -1434,12 +1434,14 @@ def lowest_mean(values: list[float], k: int = LOW_RUN) -> tuple[float, int]:
 
 
 def pinned_at_uniform(ev: Evidence) -> str:
-    """A classifier's loss that never went below ln C (for the C classes or the vocabulary the paste names) and whose last
-    LEVEL_MIN values or more sit within PINNED of it: a uniform guess, the loss of a model that has learned nothing of
-    its input -- whatever its first value was (a logger's first window that held a start above it); or ""."""
+    """A classifier's loss, SHAPE_MIN values or more, that never went below ln C (for the C classes or the vocabulary the
+    paste names) and whose last LEVEL_MIN values or more sit within PINNED of it: a uniform guess, the loss of a model that
+    has learned nothing of its input -- whatever its first value was (a logger's first window that held a start above
+    it); or ""."""
     named = classes_or_vocabulary(ev.prose)
     vals = ev.before
-    if named is None or ev.first_nonfinite is not None or len(vals) < LEVEL_MIN + 1 \
+    # (SHAPE_MIN values or more: a healthy run's first few prints sit at ln C too)
+    if named is None or ev.first_nonfinite is not None or len(vals) < SHAPE_MIN \
             or not (_CLASSIFIER_RUN.search(ev.prose) or _accuracy_printed(ev)) \
             or _NOT_ONE_CROSS_ENTROPY.search(ev.prose) or NOT_A_MEAN.search(ev.prose) or LOSS_SUMMED.search(ev.prose):
         return ""

@@ -479,9 +479,12 @@ def numpy_buffer_never_reset(prose: str) -> str:
         body = _enclosing_loop_body(lines, i)
         if body is None:
             continue
-        steps = re.compile(r"[-+]=[ \t]*[^\n]*\b" + name + r"(?![\w\[])|=[ \t]*\w[\w.\[\]\"']*[ \t]*-[^\n]*\b" + name + r"(?![\w\[])")
+        # (a buffer added into at rows, np.add.at's, is stepped and reset at rows too: `P[u] -= lr * gradP[u]`, `gradP[u] = 0`)
+        rows = r"(?:\[[^\]\n]{1,40}\])?" if _ADDS_AT.match(line) else ""
+        steps = re.compile(r"[-+]=[ \t]*[^\n]*\b" + name + rows + r"(?![\w\[])|=[ \t]*\w[\w.\[\]\"']*[ \t]*-[^\n]*\b" + name
+                           + rows + r"(?![\w\[])")
         reset = re.compile(r"^[ \t]*" + name + r"[ \t]*(?:=(?!=)|\*=[ \t]*0\b)|\b" + name + r"(?:\[:\]|\[\.\.\.\])[ \t]*=[ \t]*0|\b"
-                           + name + r"\.fill\([ \t]*0")
+                           + name + r"\.fill\([ \t]*0" + (r"|\b" + name + r"\[[^\]\n]{1,40}\][ \t]*=[ \t]*0\b" if rows else ""))
         if any(steps.search(b) and not _ADDS_INTO.match(b) and not _ADDS_AT.match(b) for b in body) \
                 and not any(reset.search(b) for b in body):
             return line.strip()

@@ -142,6 +142,14 @@ RAN_WELL = lazy_regex.compile(r"\b(?:fine(?![- ]?tun)|works?|worked|stable|conve
 RAN_BADLY = lazy_regex.compile(r"\b(?:nan|inf|diverg\w*|explod\w*|blows? up|climb\w*)\b")
 
 
+def _later_rate_lowest(later: list[str], folded: str) -> bool:
+    """Is a rate named in a sentence that says the run broke later no higher than every rate said to break?"""
+    said = [float(m.group(1)) for s in later for m in RATE_NAMED.finditer(s)]
+    badly = [float(m.group(1)) for sentence in SENTENCE.split(folded) if RAN_BADLY.search(sentence)
+             and not RAN_WELL.search(sentence) for m in RATE_NAMED.finditer(sentence)]
+    return bool(said) and bool(badly) and min(said) <= min(badly)
+
+
 def _rates_compared(folded: str) -> str:
     """"helped" / "failed" / "" from rates named in sentences that say how the run went."""
     well, badly = [], []
@@ -554,7 +562,10 @@ def lr_tried(text: str) -> str:
     compared = _rates_compared(folded)
     # (a lower rate that broke later is one that put the failure off, whatever a higher one did in another version:
     # "the per-sample version works fine at lr=0.01 ... I tried lr=0.001 and it just explodes later")
-    later_said = any(_said_later(sentence) for sentence in SENTENCE.split(told_folded))
+    later = [sentence for sentence in SENTENCE.split(told_folded) if _said_later(sentence)]
+    # (and the rate that broke later the lowest of those that broke: a higher one that broke later says nothing of a
+    # lower rate putting the failure off)
+    later_said = bool(later) and (compared != "failed" or _later_rate_lowest(later, folded))
     if compared == "helped" or compared and not later_said:
         return compared
     # (or rates listed with one place: "lr 3e-4: 18431. lr 1e-4: 18431")

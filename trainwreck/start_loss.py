@@ -49,7 +49,9 @@ START_LOSS_SAID = lazy_regex.compile(r"(?i)\b(?:initial|first|starting|very firs
                                      r"before (?:any|the first) update)\b"
                                      # ("loss starts at ~17": the loss's own start, said with its verb)
                                      r"|\b" + _LOSS_WORD + r"\s+(?:starts?|started|begins?|began)\s+(?:at|around|near|from)\s+"
-                                     r"(?:~\s*|about\s+|around\s+|roughly\s+)?" + _NUMBER_ENDS)
+                                     r"(?:~\s*|about\s+|around\s+|roughly\s+)?" + _NUMBER_ENDS +
+                                     # (not a count: "the loss starts around 300 steps to go up")
+                                     r"(?!\s*(?:steps?|iter\w*|epochs?|batch\w*|updates?|k\b|%|samples?|examples?|images?))")
 # (a cross-entropy the paste names, or a classifier; not a regression's or a summed loss, whose start is not ln C; or
 # a language model's measure of its cross-entropy, bits per character or perplexity, whose loss it is)
 CROSS_ENTROPY_NAMED = lazy_regex.compile(r"(?i)\bcross[- _]?entropy\w*|crossentropy\w*|\bb?ce\b|\bbce\w*|\bnll\w*|\blog[- ]?loss\b|"

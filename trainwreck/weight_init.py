@@ -235,13 +235,13 @@ def weights_set_by(pattern: PatternLike, prose: str) -> re.Match | None:
 
     def unused(m: re.Match) -> bool:
         enclosing = _enclosing_def(prose, m.start(), defs)
-        if enclosing is None:
+        if enclosing is None or enclosing.group("name") == "__init__":     # (the constructor runs)
             return False
         name = enclosing.group("name").lower()
         if chosen:
             return not any(how in name for how in chosen)
-        # (a method the module calls on itself, `self.init_weights()`, is used)
-        return len(re.findall(r"(?:(?<![\w.])|(?<=\bself\.))" + re.escape(enclosing.group("name")) + r"(?!\w)", prose)) <= 1
+        # (a method called on the module, `self.init_weights()` or `model.init_weights()`, or handed to apply, is used)
+        return len(re.findall(r"(?:(?<![\w.])|(?<=[\w)]\.))" + re.escape(enclosing.group("name")) + r"(?!\w)", prose)) <= 1
 
     return next((m for m in matches if not unused(m)), None)
 
