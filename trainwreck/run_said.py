@@ -58,6 +58,12 @@ def weights_nonfinite_said(prose: str) -> str:
     return ""
 
 
+def _line_of(text: str, m: re.Match) -> str:
+    """The whole line (or lines) of the text that the match stands on."""
+    end = text.find("\n", m.end())
+    return text[text.rfind("\n", 0, m.start()) + 1:end if end >= 0 else len(text)]
+
+
 def _code_line(line: str) -> bool:
     """Is the line code rather than a log's or a sentence's: a statement (an assignment, a call of print or of a
     logger, a condition, a return) or a template with its braces (`f"... {it}, skipping"`)?"""
@@ -84,7 +90,7 @@ def nonfinite_skipped(prose: str) -> str:
     words that it never fired; or ""."""
     text = told(prose)
     for m in itertools.islice(NONFINITE_SKIPPED.finditer(text), 10):
-        line = text[text.rfind("\n", 0, m.start()) + 1:(end if (end := text.find("\n", m.end())) >= 0 else len(text))]
+        line = _line_of(text, m)
         said = m.group(0).replace("not finite", "")
         if not _code_line(line) and not denied_before(text, m.start(), reach=30) \
                 and not re.search(r"\b(?:no|never|not)\b", said):
@@ -110,7 +116,7 @@ def printed_rewards(text: str) -> list[float]:
     pasted environment's `reward = -100`."""
     by_key: dict[str, list[float]] = {}
     for m in itertools.islice(REWARD_PRINTED.finditer(text), 200):
-        line = text[text.rfind("\n", 0, m.start()) + 1:(end if (end := text.find("\n", m.end())) >= 0 else len(text))]
+        line = _line_of(text, m)
         if not _code_line(line):
             by_key.setdefault(m.group("key").lower(), []).append(float(m.group(2)))
     return max(by_key.values(), key=len, default=[])
