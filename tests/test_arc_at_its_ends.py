@@ -19,8 +19,9 @@ def test_the_margin_keeps_arccos_off_its_end_in_float32_and_rounds_away_in_float
         warnings.simplefilter("ignore")
         assert -1.0 / np.sqrt(1.0 - np.float64(1.0) ** 2) == -np.inf
         assert np.isfinite(-1.0 / np.sqrt(1.0 - np.float64(np.float32(1 - 1e-7)) ** 2))
+    assert np.float32(1 - 2 ** -11) < 1 and float(np.float32(1 - 2 ** -8)) < 1
     assert_entry_says("WR-050", ["−1/√(1 − x²), which is −inf at x = ±1", "min ≤ x ≤ max, the bounds included",
-                                 "inf − inf, is nan", "[−1 + 1e−7, 1 − 1e−7]", "2⁻¹¹"])
+                                 "inf − inf, is nan", "[-1 + 1e-7, 1 - 1e-7]", "2⁻¹¹ in float16", "2⁻⁸ in bfloat16"])
 
 
 @pytest.mark.parametrize("code, read", [
@@ -62,8 +63,10 @@ def test_pytorch_passes_the_gradient_at_the_clamps_bounds():
         c = torch.clamp((p * torch.ones(1, 4)).sum(1) / (p.norm(dim=1) * 2.0 + 1e-8), -1.0, 1.0)
         torch.acos(c).mean().backward()
         half = torch.clamp(torch.tensor([1.0], dtype=torch.float16), -1 + 1e-7, 1 - 1e-7).item()
+        # (bfloat16 keeps 8 bits: 1 - 2**-11 is 1 there, 1 - 2**-8 is not)
+        bf = [torch.tensor(1 - 2.0 ** -k, dtype=torch.bfloat16).item() for k in (11, 8)]
         print(json.dumps({"exact": str(x.grad.item()), "margin": y.grad.item(), "match": str(p.grad[0, 0].item()),
-                          "half": half, "version": torch.__version__}))
+                          "half": half, "bf": bf, "version": torch.__version__}))
     """)
     assert got["version"].startswith("2.13.0") and got["exact"] == "-inf" and got["margin"] == 0.0
-    assert got["match"] == "nan" and got["half"] == 1.0
+    assert got["match"] == "nan" and got["half"] == 1.0 and got["bf"][0] == 1.0 and got["bf"][1] < 1.0

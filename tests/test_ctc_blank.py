@@ -14,6 +14,11 @@ CODE = """    CHARS = " abcdefghijklmnopqrstuvwxyz'"
 """
 
 
+def test_the_blank_is_zero_by_default_by_keyword_with_spaces_and_by_place():
+    for loss in ("nn.CTCLoss()", "nn.CTCLoss(blank = 0)", "F.ctc_loss(lp, tg, il, tl)", "F.ctc_loss(lp, tg, il, tl, 0)"):
+        assert ctc_blank_label(CODE.replace("nn.CTCLoss(blank=0, zero_infinity=True)", loss)), loss
+
+
 def test_a_table_from_zero_beside_a_blank_of_zero_is_the_blank_label():
     said = ctc_blank_label(CODE)
     assert "(`char2idx = {c: i for i, c in enumerate(CHARS)}`)" in said and "(`nn.CTCLoss(blank=0, zero_infinity=True)`)" in said
@@ -27,6 +32,10 @@ def test_a_table_from_zero_beside_a_blank_of_zero_is_the_blank_label():
     CODE.replace("{c: i for", "{c: i + 1 for"),                                # shifted by one
     CODE.replace("blank=0", "blank=len(CHARS)"),                               # the blank last
     CODE.replace("nn.CTCLoss(blank=0, zero_infinity=True)", "nn.CrossEntropyLoss()"),   # no CTC
+    # (final_review_s72 2: a blank given by name or by place, and TensorFlow's loss, whose blank is its own)
+    CODE.replace("blank=0, zero_infinity=True", "BLANK"),
+    CODE.replace("nn.CTCLoss(blank=0, zero_infinity=True)", "tf.nn.ctc_loss(labels, logits, ll, gl, blank_index=-1)"),
+    CODE.replace("nn.CTCLoss(blank=0, zero_infinity=True)", "F.ctc_loss(lp, tg, il, tl, BLANK)"),
 ])
 def test_a_table_that_keeps_clear_of_the_blank_is_not_read(code):
     assert ctc_blank_label(code) == ""

@@ -18,8 +18,8 @@ def log(rows=ROWS, column="mean|h|") -> str:
 
 
 def test_a_mean_activation_printed_at_exactly_zero_names_dead_relus():
-    assert dead_layer_printed(log()).startswith("the log prints `mean|h|` at 0.0290 first and at exactly 0 (0.0000) in "
-                                                "its last 10 prints")
+    assert dead_layer_printed(log()).startswith("the log prints `mean|h|` at 0.0290 first and at 0 to every digit printed "
+                                                "(0.0000) in its last 10 prints")
     d = diagnosis(log())
     assert d.matches[0].entry.id == "WR-140" and d.matches[0].parts["dead-units-printed"] > 0
     assert d.verdict == "failure"

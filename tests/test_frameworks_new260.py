@@ -154,8 +154,10 @@ def test_pytorch_runs_of_the_snippets_network_without_zero_grad():
     assert_entry_says("WR-260", [
         f"is inf at epoch {t}; in float32",
         f"the loss is inf at epoch {len(out['by_hand32']) - 1}",
-        f"it falls to {min(logits):.4f} at epoch {int(np.argmin(logits))} like the snippet, then swings up to "
-        f"about {round(max(logits), -2):.0f} within 300 epochs and back down",
+        # (the peak of a divergence moves with the processor's rounding: 33600 on one machine, 33200 on another -- its
+        # order is the claim)
+        f"it falls to {min(logits):.4f} at epoch {int(np.argmin(logits))} like the snippet, then swings up to more "
+        f"than {int(max(logits)) // 10000 * 10000} within 300 epochs and back down",
     ])
 
 

@@ -1434,10 +1434,10 @@ def lowest_mean(values: list[float], k: int = LOW_RUN) -> tuple[float, int]:
 
 
 def pinned_at_uniform(ev: Evidence) -> str:
-    """A classifier's loss, SHAPE_MIN values or more, that never went below ln C (for the C classes or the vocabulary the
-    paste names) and whose last LEVEL_MIN values or more sit within PINNED of it: a uniform guess, the loss of a model that
-    has learned nothing of its input -- whatever its first value was (a logger's first window that held a start above
-    it); or ""."""
+    """A classifier's loss, SHAPE_MIN values or more, that never went LEARNED_BELOW_UNIFORM or more below ln C (for the C
+    classes or the vocabulary the paste names) and whose last LEVEL_MIN values or more sit within PINNED of it: a uniform
+    guess, the loss of a model that has learned nothing of its input -- whatever its first value was (a logger's first
+    window that held a start above it); or ""."""
     named = classes_or_vocabulary(ev.prose)
     vals = ev.before
     # (SHAPE_MIN values or more: a healthy run's first few prints sit at ln C too)
@@ -1454,7 +1454,8 @@ def pinned_at_uniform(ev: Evidence) -> str:
         return ""
     return (f"the loss sits at {log} {named[0]} = {fmt(guess)}, the loss of a uniform guess over the {named[0]} classes "
             f"({named[1]}), within {PINNED:.1%} in its last {counted(n, 'value')} ({ev.where(ev.before_start + len(vals) - n)} "
-            f"to {ev.where(ev.count - 1)}), and was never below it: a model that has learned nothing of its input")
+            f"to {ev.where(ev.count - 1)}), and was never {LEARNED_BELOW_UNIFORM:.0%} or more below it: a model that has "
+            "learned nothing of its input")
 
 
 def _back_at_uniform(ev: Evidence) -> str:

@@ -334,8 +334,9 @@ def dead_layer_printed(prose: str) -> str:
             continue
         zeros = next((i for i, (_, v) in enumerate(reversed(values)) if v != 0), len(values))
         if zeros >= DEAD_COLUMN_PRINTS and len(values) > zeros and values[0][1] > 0:
-            return (f"the log prints `{label}` at {values[0][0]} first and at exactly 0 ({values[-1][0]}) in its last "
-                    f"{zeros} prints: the layer's units output 0 for every input, as dead ReLUs do")
+            return (f"the log prints `{label}` at {values[0][0]} first and at 0 to every digit printed ({values[-1][0]}) "
+                    f"in its last {zeros} prints: the layer's units output 0, or next to it, for every input, as dead "
+                    "ReLUs do")
     return ""
 
 

@@ -220,8 +220,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             and at_run_start(ev) and not SUMMED.search(ev.prose) and not NOT_A_MEAN.search(ev.prose) \
             and not absolute_loss(ev.prose) and "targets" not in scaled["scaled"] and "inputs" not in scaled["unscaled"]:
         out["raw-targets"] = (f"{regressor} (a regression's run), and its first loss ({fmt(ev.head[0])}) is enormous, "
-                              f"though it fell to {fmt(ev.last)}: a squared error on outputs still near 0 that large "
-                              f"takes targets of about {fmt(math.sqrt(ev.head[0]))} (its root), in their raw units")
+                              f"though it fell to {fmt(ev.last)}: a mean squared error that large, on outputs still "
+                              f"near 0, takes targets of about {fmt(math.sqrt(ev.head[0]))} in size (its square root), "
+                              "in their raw units")
     # ... and, with no loss printed, a regression's first loss said in words and enormous ("the MSE starts at 3.1e7")
     elif regressor and not ev.count and not SUMMED.search(ev.prose) and not NOT_A_MEAN.search(ev.prose) \
             and "targets" not in scaled["scaled"] and "inputs" not in scaled["unscaled"] \
@@ -532,8 +533,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                  f"with no division by 255 (`{made}`): raw pixel values, fed as they are")
         elif called := pil_to_tensor_unscaled(ev.prose):
             out["raw-pixels"] = (f"the paste makes tensors of its images with torchvision's `{called}`, which keeps an "
-                                 "8-bit picture's values, uint8 from 0 to 255 (ToTensor is the one that divides by 255), "
-                                 "makes floats of them and scales them nowhere: raw 8-bit pixel values, fed as they are")
+                                 "8-bit picture's values as uint8, 0 to 255 (ToTensor is the one that divides by 255); "
+                                 "the paste then makes floats of them and scales them nowhere: raw 8-bit pixel values, "
+                                 "fed as they are")
         elif stored := uint8_store_made_float(ev.prose):
             out["raw-pixels"] = (f"the paste stores its observations as uint8 (`{stored}`) and makes floats of them "
                                  "with no division by 255 and no scaling anywhere: raw 8-bit pixel values, fed as they "

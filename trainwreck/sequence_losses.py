@@ -59,22 +59,35 @@ def ctc_inf(ev: Evidence) -> str:
 # (WR-320's PyTorch part).
 CHAR_TABLE_FROM_0 = lazy_regex.compile(r"(?P<table>\b[A-Za-z_]\w{0,30})\s*=\s*\{\s*(?P<k>\w+)\s*:\s*(?P<v>\w+)\s+for\s+"
                                        r"(?P<a>\w+)\s*,\s*(?P<b>\w+)\s+in\s+enumerate\(\s*(?P<chars>[^,()\n]{1,60})\)\s*\}")
-CTC_BLANK_ZERO = lazy_regex.compile(r"\b(?:nn\.CTCLoss|F\.ctc_loss|ctc_loss)\((?P<args>[^()\n]{0,200})\)")
+# (PyTorch's: nn.CTCLoss, its blank the first argument, F.ctc_loss, its blank the fifth -- not TensorFlow's or optax's,
+# whose blank is their own and whose targets are checked otherwise)
+CTC_BLANK_ZERO = lazy_regex.compile(r"\b(?P<fn>nn\.CTCLoss|(?:F|torch\.nn\.functional)\.ctc_loss)\((?P<args>[^()\n]{0,200})\)")
 
 
 def ctc_blank_label(prose: str) -> str:
     """The fact, where the paste numbers its characters from 0 for a CTC loss whose blank is 0; or ""."""
     table = next((m for m in itertools.islice(CHAR_TABLE_FROM_0.finditer(prose), 5)
                   if m.group("v") == m.group("a") and m.group("k") == m.group("b")), None)
-    loss = next((m for m in itertools.islice(CTC_BLANK_ZERO.finditer(prose), 5)
-                 if not re.search(r"\bblank\s*=\s*(?!0\b)", m.group("args"))), None)
+    loss = next((m for m in itertools.islice(CTC_BLANK_ZERO.finditer(prose), 5) if _blank_of(m) == "0"), None)
     if not table or not loss:
         return ""
     chars = table.group("chars").strip()
     return (f"the paste numbers its characters from 0 (`{' '.join(table.group(0).split())}`) and its CTC loss takes 0 as "
-            f"the blank (`{' '.join(loss.group(0).split())}`): the first character of {chars} has the blank's index, "
+            f"the blank (`{' '.join(loss.group(0).split())}`): the first character of `{chars}` has the blank's index, "
             "which a target cannot be -- the loss reads it as the blank, with no error, and a greedy decoder, which "
             "drops the blank, drops that character from every output")
+
+
+def _blank_of(m: re.Match) -> str:
+    """The blank a PyTorch CTC call takes, as written: its `blank=` keyword, else its positional place (nn.CTCLoss's
+    first, F.ctc_loss's fifth), else the default, "0"."""
+    args = [a.strip() for a in m.group("args").split(",")] if m.group("args").strip() else []
+    keyword = next((a.split("=", 1)[1].strip() for a in args if re.match(r"blank\s*=", a)), None)
+    if keyword is not None:
+        return keyword
+    place = 0 if m.group("fn").endswith("CTCLoss") else 4
+    positional = [a for a in args if "=" not in a]
+    return positional[place] if len(positional) > place else "0"
 
 
 def copying_language_model(ev: Evidence) -> str:
