@@ -650,8 +650,11 @@ def _signature(ev: Evidence) -> Signature:
     # or TD loss following returns that grow)
     # (within bounds: a loss that grew REWARDED_RISE times or more from its lowest is a divergence, whatever the reward
     # did -- a value loss grows about as the square of the returns' scale, not by orders of magnitude)
-    rewarded = grows_when_healthy(f"{ev.loss_named[0]} {ev.prose}") and bool(reward_rose(ev.prose)) \
-        and ev.low is not None and ev.low > 0 and ev.high is not None and ev.high < REWARDED_RISE * ev.low
+    grows = grows_when_healthy(f"{ev.loss_named[0]} {ev.prose}")
+    # (read only where a climb is in question: the printed reward is read from the whole paste)
+    rose = reward_rose(ev.prose) if (end_rises or warn_index is not None) and grows and ev.low is not None \
+        and ev.low > 0 and ev.high is not None and ev.high < REWARDED_RISE * ev.low else ""
+    rewarded = bool(rose)
     if end_rises and not swung and not rewarded and sustained_climb(ev.before[-1 - end_rises:]) is not None:
         # (the climb still going)
         # (one rise of JUMP_TO_PEAK or more to the last value is a jump, not a climb of several steps: a batch that
@@ -668,7 +671,6 @@ def _signature(ev: Evidence) -> Signature:
         # (a climb of several steps, not yet non-finite, beside a clip that never engaged is the clip's face too)
         return despite_clipping(facts, "printed") or sig("climbing", facts)
     low = ev.low if ev.low is not None else ev.head[0]
-    grows = grows_when_healthy(f"{ev.loss_named[0]} {ev.prose}")
     slow = _slow_climb(ev) if warn_index is None and not grows else None
     held = _held_above_start(ev) if warn_index is None and slow is None and not grows else 0
     if ((warn_index is not None or slow or held) and not swung and not rewarded and low > 0 and ev.last > ev.head[0]
@@ -756,7 +758,7 @@ def _signature(ev: Evidence) -> Signature:
             "recovered" if back and last <= (1 + PLATEAU_FALL) * ev.low else
             f"came back down to {fmt(last)}, above its lowest ({fmt(ev.low)})" if back else
             (f"stayed near its peak, as a value or TD loss does while the returns it regresses grow "
-             f"({reward_rose(ev.prose)})" if rewarded else "stayed near its peak, below where it started") if stayed else
+             f"({rose})" if rewarded else "stayed near its peak, below where it started") if stayed else
             "came partly back down")
     # (nor, with no climb the watch would flag, a loss that rose from its lowest to RECOVERED times it or more and is
     # still near its peak at the end, beside words that it never came back: 4.61, 5.34, 6.99, 7.40, 7.36, 7.58, 7.39 --
@@ -1438,11 +1440,12 @@ def pinned_at_uniform(ev: Evidence) -> str:
     classes or the vocabulary the paste names) and whose last LEVEL_MIN values or more sit within PINNED of it: a uniform
     guess, the loss of a model that has learned nothing of its input -- whatever its first value was (a logger's first
     window that held a start above it); or ""."""
-    named = classes_or_vocabulary(ev.prose)
     vals = ev.before
     # (SHAPE_MIN values or more: a healthy run's first few prints sit at ln C too)
-    if named is None or ev.first_nonfinite is not None or len(vals) < SHAPE_MIN \
-            or not (_CLASSIFIER_RUN.search(ev.prose) or _accuracy_printed(ev)) \
+    if ev.first_nonfinite is not None or len(vals) < SHAPE_MIN:
+        return ""
+    named = classes_or_vocabulary(ev.prose)
+    if named is None or not (_CLASSIFIER_RUN.search(ev.prose) or _accuracy_printed(ev)) \
             or _NOT_ONE_CROSS_ENTROPY.search(ev.prose) or NOT_A_MEAN.search(ev.prose) or LOSS_SUMMED.search(ev.prose):
         return ""
     per_unit, _unit, log = loss_unit(ev.dialect)

@@ -15,7 +15,7 @@ from .class_count import vocabulary_named
 from .logscan.dialects.fairseq import LINE_MARK as FAIRSEQ_LINE_MARK
 from .one_class_iou import IOU_NAME
 from .precision_said import HALF_SHOWN, SCALER_SHOWN
-from .run_said import (BATCH_SIZE, MINUS_SCORE_TRAINER, NOT_IN_USE, WGAN_IN_USE, never_recovered_said, printed_rewards,
+from .run_said import (BATCH_SIZE, MINUS_SCORE_TRAINER, NOT_IN_USE, WGAN_IN_USE, never_recovered_said, reward_fell,
                        says_not_learning)
 from .schedule_said import no_warmup_said
 from .sentences import UNDONE, denied_before, rounding_of, said_unnegated, sentence_around, told
@@ -178,21 +178,9 @@ SEARCH_TRAINED = lazy_regex.compile(r"(?i)\b(?:alpha-?zero|alpha-?go zero|mu-?ze
                                     r"\b(?:mcts|monte[ -]carlo tree search|visit counts?)\b[^.!?\n]{0,80}?\bpolicy\b")
 
 
-REWARD_FELL = 0.2           # a printed mean reward that ends this share of its first value's size or more below it
 # ... and a policy whose outputs the words say degenerated: a language model's text turned to repeats or garbage
 OUTPUTS_DEGENERATE = lazy_regex.compile(r"(?i)\b(?:garbage|gibberish|degenerat\w*)\b|\bsame (?:few )?(?:tokens?|words?|phrases?)"
                                         r"\b[^.\n]{0,20}?\b(?:repeated|over and over|again and again)\b")
-
-
-def _reward_fell(text: str) -> str:
-    """The printed mean reward's fall, first to last, over three prints or more, the last below the first two (a noisy
-    fall counts); or ""."""
-    values = printed_rewards(text)
-    if len(values) < 3 or values[-1] > min(values[:2]):
-        return ""
-    first, last = values[0], values[-1]
-    return f"a printed mean reward that fell from {first:g} to {last:g}" \
-        if first - last >= REWARD_FELL * max(abs(first), 1e-9) else ""
 
 
 # (a model said to have got worse than the one it started from, in an evaluation of its answers: the question is then
@@ -236,7 +224,7 @@ def _rl_unless(text: str) -> str:
     fell = RETURN_FELL.search(text) or OUTPUTS_DEGENERATE.search(text) or next(
         (m for m in itertools.islice(SEARCH_TRAINED.finditer(text), 5)
          if not _PLANNED.search(text, max(0, m.start() - 40), m.end())), None)
-    return fell.group(0) if fell else _reward_fell(text)
+    return fell.group(0) if fell else reward_fell(text)
 
 
 # (a search only planned: "next I want to try MCTS to improve the policy")
@@ -1465,7 +1453,7 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            # (not one of -1e6 or beyond: a likelihood or a critic that grew without bound; nor where every saying of it
            # denies it, "it never goes negative")
            # (nor beside a log-likelihood said above zero or to fall over training, or a KL said below zero)
-           unless=lambda text: _found(HUGE_LOSS_SAID, text) or _negative_denied(text) or _reward_fell(text)
+           unless=lambda text: _found(HUGE_LOSS_SAID, text) or _negative_denied(text) or reward_fell(text)
            or _found(_LOGLIK_WRONG, text)),
     Normal("skipped steps under dynamic loss scaling",
            lazy_regex.compile(r"gradient overflow\.?\s+skipping step|overflow! rank|gradient overflow detected|"
@@ -1794,10 +1782,11 @@ BENIGN_OVERFLOW = Normal(
 
 # ... and PyTorch's warning that a standard deviation or a variance was taken over one value (its unbiased form divides
 # by n - 1: 0/0, nan), beside a loss that stayed finite and fell: the nan went somewhere the loss does not reach
+# (the words of PyTorch's warning after the op's name, "std" or "var": WR-060 declares it whole; weighing reads it too)
+ONE_VALUE_SPREAD = "(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor"
 BENIGN_ONE_SPREAD = Normal(
     "a spread of one value beside a finite loss",
-    lazy_regex.compile(r"\w+\(\): degrees of freedom is <= 0\. Correction should be strictly less than the reduction "
-                       r"factor \(input numel divided by output numel\)\.?", re.I),
+    lazy_regex.compile(r"\w+" + re.escape(ONE_VALUE_SPREAD) + r" \(input numel divided by output numel\)\.?", re.I),
     "a standard deviation or a variance was taken over a single value somewhere, and PyTorch's, which divides by n - 1 "
     "unless told otherwise, is 0/0 = nan there; but no nan reached the loss, which stayed finite and fell: the nan went "
     "into something the loss does not use (a statistic of a one-frame segment, a logged metric). It is a failure where "

@@ -108,7 +108,7 @@ REWARD_PRINTED = lazy_regex.compile(r"(?i)(?<![\w/])(?P<key>(?:env/)?(?:reward|r
 # measure the reporter reads, the return
 RL_RUN = lazy_regex.compile(r"(?i)\b(?:ppo|a2c|a3c|trpo|dqn|ddqn|sac|ddpg|td3|q-learning|reinforcement learning|replay buffer|"
                             r"gym(?:nasium)?\.make|ep_rew_mean|episode (?:reward|return)s?)\b")
-REWARD_ROSE = 0.2           # a printed mean reward that ends this share of its first value's size or more above it
+REWARD_MOVED = 0.2          # a printed mean reward that ends this share of its first value's size or more away from it
 
 
 def printed_rewards(text: str) -> list[float]:
@@ -125,12 +125,23 @@ def printed_rewards(text: str) -> list[float]:
 def reward_rose(text: str) -> str:
     """The printed mean reward's rise, first to last, over three prints or more, the last above the first two (a noisy
     rise counts): an RL run that is learning, whatever its losses do; or ""."""
+    return _reward_moved(text, up=True)
+
+
+def reward_fell(text: str) -> str:
+    """The printed mean reward's fall, first to last, over three prints or more, the last below the first two (a noisy
+    fall counts); or ""."""
+    return _reward_moved(text, up=False)
+
+
+def _reward_moved(text: str, up: bool) -> str:
     values = printed_rewards(text)
-    if len(values) < 3 or values[-1] < max(values[:2]):
+    if len(values) < 3 or (values[-1] < max(values[:2]) if up else values[-1] > min(values[:2])):
         return ""
     first, last = values[0], values[-1]
-    return f"a printed mean reward that rose from {first:g} to {last:g}" \
-        if last - first >= REWARD_ROSE * max(abs(first), 1e-9) else ""
+    moved = (last - first) if up else (first - last)
+    return (f"a printed mean reward that {'rose' if up else 'fell'} from {first:g} to {last:g}"
+            if moved >= REWARD_MOVED * max(abs(first), 1e-9) else "")
 
 
 # Words that say something went wrong. A report with none of them (and no message, and no

@@ -49,7 +49,7 @@ from .weight_init import LARGE_INIT_WORDS, ZERO_INIT_WORDS
 from .frozen_said import dead_units_said, one_output_untrained, weights_frozen_said, weights_half
 from .safe_text import shown
 from .entry_documents import FIELDS, Library, section, words_for
-from .normals import normal_ruled_out
+from .normals import ONE_VALUE_SPREAD, normal_ruled_out
 from .precision_said import HALF_SHOWN, bf16_only, half_precision_denied, half_precision_shown, precision_tried
 from .rate_tried import lr_tried, lr_tried_same_place, lr_tried_unmoved, rate_zero_failed
 from .run_said import (BEFORE_TRAINING_NONFINITE, fell_then_broke, loss_climb_said, loss_kind, says_failure,
@@ -77,13 +77,12 @@ WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"star
 # The facts that a standard deviation of 0 is met wherever the data brings it, not at the first step: each item standardised
 # by its own, and NumPy's warning printed at such a division
 STD_MET_ANY_STEP = ("item-std-unguarded", "std-nan-printed")
-# ... and PyTorch's warning that a standard deviation or a variance was taken over one value (its unbiased form is 0/0
-# there): a minibatch of one, met at whichever step the data first made one (a rollout whose length leaves 1 over)
-ONE_VALUE_SPREAD = "(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor"
 
 
 def _std_met_any_step(c) -> bool:
-    """Does the paste show a division by a spread met wherever the data brought one that is 0 or not a number?"""
+    """Does the paste show a division by a spread met wherever the data brought one that is 0 or not a number? (Or
+    PyTorch's warning that a std or a variance was taken over one value, ONE_VALUE_SPREAD: a minibatch of one, met at
+    whichever step the data first made one -- a rollout whose length leaves 1 over.)"""
     return any(fact in c.printed for fact in STD_MET_ANY_STEP) or any(ONE_VALUE_SPREAD in k for k in c.ev.messages)
 # The facts that are constructs of the pasted code (breaking_constructs.breaking_construct): suspects, which order the
 # candidates but never name one on their own (diagnose._decide: unless a warning the run printed was raised at their
