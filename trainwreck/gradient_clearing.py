@@ -79,6 +79,7 @@ def steps_an_optimizer(code: str) -> bool:
 
 
 
+@functools.lru_cache(maxsize=4)      # (asked by the printed facts, the clearing each step and the faces)
 def optimizer_never_cleared(code: str) -> tuple[str, str] | None:
     """(the optimizer stepped and never cleared, one that is) where the paste steps two or more and clears some; or
     None."""
@@ -149,6 +150,7 @@ CLEARED_OUTSIDE = lazy_regex.compile(r"(?m)^(?P<ind>[ \t]{0,40})(?![ \t#])[^\n]{
                                      r"(?P<body>(?:(?P=ind)[ \t]+[^\n]*\n|[ \t]*\n){1,40})")
 
 
+@functools.lru_cache(maxsize=4)      # (asked by the printed facts, the clearing each step and the faces)
 def cleared_outside(prose: str) -> str:
     """The inner loop, quoted, where the gradients are cleared only before it (CLEARED_OUTSIDE), else ''."""
     return _loop_clearing_nothing(CLEARED_OUTSIDE, prose)
@@ -197,6 +199,7 @@ def _writes_gradients_anew(prose: str) -> bool:
     return "mxnet" in named_frameworks(prose) and not GRAD_REQ_ADD.search(prose)
 
 
+@functools.lru_cache(maxsize=4)      # (asked by the printed facts, the clearing each step and the faces)
 def cleared_after(prose: str) -> str:
     """The inner loop, quoted, where the gradients are cleared only after it (CLEARED_AFTER), else ''."""
     return _loop_clearing_nothing(CLEARED_AFTER, prose)
