@@ -162,12 +162,14 @@ NEVER_RECOVERED = lazy_regex.compile(
     r"\b(?:and|then)\s+(?:it\s+)?(?:stays?|stayed|remains?|remained)\s+(?:high|up|there|elevated)\b")
 # ... said of this run's loss: not in a condition, a fear or a plan ("if it doesn't come back I'll lower the lr", "I'm
 # worried it won't recover"), not of a metric or another run ("the accuracy never went back below 90%", "in my second
-# run the spikes never came back"), nor of what stayed away (a spike, a nan, "back below" a bound)
+# run the spikes never came back")
 NOT_THE_LOSS_RECOVERING = lazy_regex.compile(r"\b(?:if|unless|worried|afraid|fear|might|may|will|would|could|should|hope)\b|'ll\b|"
                                              r"\b(?:acc\w*|val(?:idation)?|val_\w+|f1|iou|auc|bleu|reward\w*|returns?|metric\w*|score)\b|"
-                                             r"\b(?:second|other|another|next|new|previous|first) run\b|\bwith clipping\b|"
-                                             r"\b(?:spikes?|nans?|infs?|problem|issue|error)\s+(?:(?:have|has|had)\s+)?(?:never|not|"
-                                             r"didn'?t|don'?t|won'?t|doesn'?t)\b|\bback (?:below|above|under|over)\b")
+                                             r"\b(?:second|other|another|next|new|previous|first) run\b|\bwith clipping\b")
+# ... nor, where it says something never came back, of what stayed away (a spike, a nan, "back below" a bound): a
+# spike that "never recovered" is a loss that did not, but one that "never came back" is a spike that did not
+STAYED_AWAY = lazy_regex.compile(r"\b(?:spikes?|nans?|infs?|problem|issue|error)\s+(?:(?:have|has|had)\s+)?(?:never|not|"
+                                 r"didn'?t|don'?t|won'?t|doesn'?t)\b|\bback (?:below|above|under|over)\b")
 
 
 def never_recovered_said(prose: str) -> str:
@@ -175,7 +177,8 @@ def never_recovered_said(prose: str) -> str:
     loss (NOT_THE_LOSS_RECOVERING), as written (lowercased); or ""."""
     for sentence, end in sentences_and_ends(told(prose)):
         m = NEVER_RECOVERED.search(sentence)
-        if m and end != "?" and not NOT_THE_LOSS_RECOVERING.search(sentence):
+        if m and end != "?" and not NOT_THE_LOSS_RECOVERING.search(sentence) \
+                and not (" back" in m.group(0) and STAYED_AWAY.search(sentence)):
             return m.group(0)
     return ""
 
@@ -283,7 +286,7 @@ def says_not_learning(text: str) -> bool:
 
 # The loss said to climb, in a sentence that does not say it then came back down or that it climbed only in the warmup:
 # "the loss keeps going up", "it increases every epoch" -- not "during warmup the loss climbs a little, then it falls"
-LOSS_CLIMBS = lazy_regex.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,40}?\b(?:keeps?\s+|kept\s+|is\s+|starts?\s+|started\s+)?"
+LOSS_CLIMBS = lazy_regex.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,60}?\b(?:keeps?\s+|kept\s+|is\s+|starts?\s+|started\s+)?"
                                  r"(?:going\s+up|goes\s+up|went\s+up|climb\w*|increas\w*|ris(?:es|ing)|rose|grow\w*|explod\w*|"
                                  r"diverg\w*|blows?\s+up|blew\s+up|cre(?:eps?|eping|pt)\s+up|(?:goes|going|went|comes|came|climbs?|"
                                  r"climbed|shoots?|shot|then)\s+"

@@ -138,10 +138,14 @@ EXPECTED_ELSEWHERE = lazy_regex.compile(r"(?i)\b(?:resum\w*|checkpoint\w*|pre-?t
 # ... or only the start they expected ("I expected about 104 at the start (25 * ln 65)"), beside the first value the log
 # prints at the run's start: the reporter's own count of what a fresh model scores, a sum of per-token losses included
 # when they work it out as one ("25 * ln 65")
-EXPECTED_AT_START = lazy_regex.compile(r"(?i)\bexpect\w*\s+(?:a\s+(?:first\s+|initial\s+|starting\s+)?loss\s+of\s+)?"
+EXPECTED_AT_START = lazy_regex.compile(r"(?i)(?:\bexpect\w*\s+(?:a\s+(?:first\s+|initial\s+|starting\s+)?loss\s+of\s+)?"
                                        r"(?:about\s+|around\s+|roughly\s+|~\s*)?(?P<expected>\d+(?:\.\d+)?)(?!\d|\.\d)\s+"
                                        r"(?:at\s+the\s+(?:very\s+)?(?:start|beginning)|(?:at|for|on)\s+the\s+first\s+(?:iteration|step|batch|"
-                                       r"epoch)|initially)\b")
+                                       r"epoch)|initially)\b|"
+                                       # ("I thought cross-entropy for 10 classes should start around 2.3", "it should begin
+                                       # near 0.69": the start they expected, said as what it should be)
+                                       r"\b(?:should|would|ought\s+to)\s+(?:start|begin)\s+(?:at\s+|around\s+|near\s+)?"
+                                       r"(?:about\s+|around\s+|roughly\s+|~\s*)?(?P<should>\d+(?:\.\d+)?)(?!\d|\.\d))")
 WORKED_OUT_SUM = lazy_regex.compile(r"\d+\s*[*x\u00d7]\s*(?:ln|log)\b")
 
 
@@ -165,14 +169,15 @@ def start_above_expected(prose: str, printed_start: float | None = None) -> str:
     if not m or EXPECTED_ELSEWHERE.search(text, *sentence_around(text, m.start(), m.end())):
         return ""
     start = float(m.group("start")) if START_VS_EXPECTED.made(m) else printed_start
-    expected = float(m.group("expected"))
+    expected_said = m.group("expected") or m.groupdict().get("should")
+    expected = float(expected_said)
     named = classes_named(prose) or vocabulary_named(prose)     # (the classes where the paste names them)
     # (a start at or below ln C for the classes named is the uniform guess itself, whatever was expected)
     if expected <= 0 or start < START_HIGH * expected or (named and start <= (1 + UNIFORM_NEAR) * math.log(named[0])):
         return ""
     said = (f"the report says the loss starts at {m.group('start')}" if START_VS_EXPECTED.made(m) else
             f"the log's first loss is {fmt(start)}")
-    return (f"{said}, {start / expected:.2g} times the {m.group('expected')} it "
+    return (f"{said}, {start / expected:.2g} times the {expected_said} it "
             f"expected (\"{' '.join(m.group(0).split())}\"), the fresh model's start: this far above it, its outputs are "
             "confidently wrong from the start -- weights drawn too large, or inputs far from unit scale")
 
