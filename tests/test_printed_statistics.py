@@ -614,3 +614,48 @@ def test_a_splits_model_outputs_and_metrics_are_not_its_inputs():
                   "train_probs.max() gave nan"):
         assert input_stats_nonfinite(other) == "", other
     assert input_stats_nonfinite("train_x.max() -> nan")
+
+
+def test_pytorch_zero_dimensional_tensors_printed_by_the_interpreter_are_read_as_numbers():
+    """(s262/04) `>>> x.min(), x.max()` prints `(tensor(-1024.), tensor(1883.))`: PyTorch writes a 0-d tensor as its
+    value inside `tensor(...)`, with its device where it is not the CPU. Read as the numbers they hold."""
+    from trainwreck.printed_sizes import input_range_printed
+
+    for out in ("(tensor(-1024.), tensor(1883.), tensor(-497.3120))",
+                "(tensor(-1024., device='cuda:0'), tensor(1883., device='cuda:0'), tensor(-497.31, device='cuda:0'))"):
+        fact = input_range_printed(f">>> x.min(), x.max(), x.mean()\n{out}\n")
+        assert "values up to 1883 in size" in fact
+    assert input_range_printed(">>> x.min(), x.max()\n(tensor(-1.), tensor(1.))\n") == ""
+
+
+CT_SLICES = ("2d unet on CT slices, BCEWithLogitsLoss, Adam 1e-3. I removed the BatchNorm because my batch is only 8.\n"
+             ">>> x.min(), x.max(), x.mean()\n(tensor(-1024.), tensor(1883.), tensor(-497.3120))\n"
+             "epoch 1 iter 0     loss 0.7012\nepoch 1 iter 50    loss 0.3821\nepoch 1 iter 100   loss 41.2706\n"
+             "epoch 1 iter 150   loss 0.1502\nepoch 1 iter 200   loss 0.1367\n")
+
+
+def test_a_normalisation_layer_said_taken_out_scales_nothing():
+    """A BatchNorm in the network adapts to the inputs' scale, so the inputs' printed range is no fact beside one; a
+    BatchNorm said removed is not in the network."""
+    assert weighed_parts(CT_SLICES, "WR-330")["input-range"] > 0
+    kept = CT_SLICES.replace("I removed the BatchNorm because my batch is only 8.", "The UNet has BatchNorm after each conv.")
+    assert "input-range" not in weighed_parts(kept, "WR-330")
+    assert "WR-330" in [m.entry.id for m in diagnosis(CT_SLICES).matches[:3]]
+
+
+def test_a_regressions_enormous_first_loss_beside_words_that_it_does_not_learn_and_a_metric_summed():
+    """(s265/01) A molecule's energy in eV as the target, F.mse_loss, first epoch 2.7e7, then a slow fall; the words
+    say the error is stuck. The test loop sums absolute errors for its MAE: that `.sum()` is the metric's, and the loss
+    the code builds is a mean. Words that it does not learn make the run one gone wrong, as an output stuck on one
+    value does."""
+    code = ("```python\nloss = F.mse_loss(model(data), data.y)\n...\nerror += (model(data) - data.y).abs().sum().item()"
+            "  # MAE\n```\n")
+    log = "".join(f"Epoch: {k:03d}, Loss: {v}, Val MAE: {m}\n" for k, v, m in [
+        (1, "27416093.88", "471.3"), (2, "301227.55", "318.7"), (3, "128901.33", "229.0"), (4, "71804.22", "163.5"),
+        (5, "50662.91", "181.9"), (6, "38317.48", "131.6"), (7, "30950.27", "140.4"), (8, "25631.80", "112.0"),
+        (9, "12107.41", "74.6"), (10, "7413.90", "63.2")])
+    stuck = diagnosis("The MAE is stuck around 60, nowhere near the papers.\n" + code + log)
+    assert stuck.matches[0].entry.id == "WR-360"
+    assert "its first loss (2.742e+07) is enormous, though it fell to 7414" in stuck.matches[0].evidence[0]
+    learning = diagnosis("My energy regression, first epochs:\n" + code + log)
+    assert not any("is enormous, though it fell" in e for m in learning.matches for e in m.evidence)

@@ -204,6 +204,9 @@ SCALING_SAID = lazy_regex.compile(r"(?i)normali[sz]|standardi[sz]|z-?scor|\bscal
                                   r"divid|/=?\s*(?:255|127\.5|32767|32768|65535|1000|10000|2\s*\*\*\s*15)\b|\bmean\s+and\s+(?:std|standard)|"
                                   # (a division by the largest value: `X / X.max()`, `x /= np.max(x)`)
                                   r"/=?\s*(?:(?:np|numpy|torch)\.max\(|[\w.\[\]'\"]{1,40}\.max\(\))|"
+                                  # (a normalisation layer in the network -- not one said taken out: "I removed the BatchNorm")
+                                  r"(?<!removed )(?<!removed the )(?<!removed all )(?<!without )(?<!without the )(?<!no )"
+                                  r"(?<!dropped )(?<!dropped the )(?<!took out the )(?<!deleted the )(?<!left out )(?<!left out the )"
                                   r"(?:batch|layer|instance|group)[ _-]?norm|\bnormalization\b|"
                                   # (features computed from the samples: not raw samples then)
                                   r"\b(?:comput|extract|convert|turn|mak|tak|us)\w*[^.\n]{0,30}?\b(?:mfccs?|(?:mel[ -])?spectrograms?)\b")
