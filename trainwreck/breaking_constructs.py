@@ -689,15 +689,53 @@ def divides_by_norm(prose: str) -> str:
     "" -- also where the paste gives the vector no way to be zero (ZERO_VECTOR_REASON)."""
     if not ZERO_VECTOR_REASON.search(prose):
         return ""
+    return next(_unguarded_norm_lines(code_of(prose)), "")
+
+
+# ... or a vector a ReLU made: the last op of what the divided name is assigned from is a ReLU (`z = self.proj(feats)`
+# where `self.proj = nn.Sequential(..., nn.ReLU())`, or `z = F.relu(self.fc(x))`), so a row whose every pre-activation is
+# below 0 is exactly the zero vector -- at whichever batch first brings one, not only at the first step
+RELU_LAST = lazy_regex.compile(r"(?:\bnn\.ReLU\(\s*(?:inplace\s*=\s*True\s*)?\)|\blayers\.ReLU\(\s*\))\s*(?:,\s*)?\)\s*$|"
+                               r"^\s*(?:(?:F|torch|nn\.functional|jax\.nn|tf\.nn)\.relu)\(|\.relu\(\s*\)\s*$")
+DIVIDED_NAME = lazy_regex.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w{0,30})\s*/=?\s*\(?\s*$")
+
+
+def norm_of_relu_output(prose: str) -> str:
+    """The line of the code that divides by the norm of a vector a ReLU made (RELU_LAST), with nothing to keep the norm
+    off 0, spaces collapsed; or ""."""
     code = code_of(prose)
+    if "relu" not in code.lower():
+        return ""
+    for line in _unguarded_norm_lines(code):
+        divided = DIVIDED_NAME.search(line.split("norm", 1)[0].rsplit("/", 1)[0] + "/")
+        name = divided.group("name") if divided else ""
+        # (its last making before the division: not the division itself, `z = z / z.norm(...)`)
+        for rhs in [r for r in _assignments(name, code) if "norm" not in r][-1:] if name else []:
+            called = re.match(r"\s*((?:self\.)?[A-Za-z_]\w{0,40})\s*\(", rhs)
+            defined = re.search(r"(?m)^[ \t]*" + re.escape(called.group(1)) + r"\s*=(?!=)", code) \
+                if called and "relu" not in called.group(1).lower() else None
+            made = RELU_LAST.search(rhs.split("#")[0].strip()) if not defined else _module_ends_in_relu(code, defined.end())
+            if made:
+                return line
+    return ""
+
+
+def _module_ends_in_relu(code: str, at: int) -> bool:
+    """Does the module defined at `at` (`nn.Sequential(` ... `)`) end in a ReLU?"""
+    opened = code.find("(", at, at + 80)
+    end = _after_bracket(code, opened) if opened >= 0 else None
+    return end is not None and RELU_LAST.search(code[at:end].rstrip()) is not None
+
+
+def _unguarded_norm_lines(code: str):
+    """Each line of the code that divides by a norm with nothing to keep it off 0 (NORM_DIVISOR), spaces collapsed."""
     for m in itertools.islice(NORM_DIVISOR.finditer(code), 10):
         end = _after_bracket(code, m.start("paren")) if m.group("paren") else _after_bracket(code, m.end())
         while not m.group("paren") and end is not None and (chained := _CHAINED.match(code, end)):
             end = _after_bracket(code, chained.end())
         if end is not None and not GUARDED.search(code, m.start(), end):
             line_end = code.find("\n", m.start())
-            return " ".join(code[code.rfind("\n", 0, m.start()) + 1:line_end if line_end >= 0 else len(code)].split())
-    return ""
+            yield " ".join(code[code.rfind("\n", 0, m.start()) + 1:line_end if line_end >= 0 else len(code)].split())
 
 
 # ... and the tensor's own method assigned alone, `alpha = alpha.exp()`, its receiver the argument (as PyTorch writes an
@@ -796,6 +834,10 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
         if made and re.search(r"/\s*(?:\(\s*)?(?:" + (name + r"\b(?![\w.(\[])|" if "sum(" in line else "")
                               + name + r"\.sum\(|" + _SUM_CALL + r"\s*" + name + r"\b(?![^)\n]*\breduce\s*=\s*['\"]"
                               r"(?:max|min|mean|mul|amax|amin)['\"]))", code[m.end():]):
+            return m
+        # ... or summed inside a log later (`loss = -pos + jnp.log(jnp.sum(exp_sim, axis=-1))`): a log-sum-exp by hand
+        if made and re.search(r"(?<![\w.])(?:\w+\.)*log\(\s*(?:(?:\w+\.)*sum\(\s*\(?\s*" + name + r"\b(?![\w(\[])|"
+                              + name + r"\.sum\()", code[m.end():]):
             return m
         # ... or summed into a name of its own that divides later (`denom = (exp_sim * mask).sum(1)`, then
         # `exp_sim[pos] / denom`)

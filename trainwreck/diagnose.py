@@ -83,7 +83,7 @@ SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one
               "adaptive-rate-high", "std-unguarded", "std-nan-printed", "one-output", "weights-frozen", "rounded-away", "start-high", "accuracy-rose-said",
               "early-jump", "no-warmup", "loop-unscaled", "update-discarded", "raw-targets-said", "target-size", "input-stats-nonfinite", "input-range", "own-data-only", "classes-counted", "classes-short", "labels-past-outputs", "labels-past-classes",
               "masked-row-every-batch", "untrained-output-enormous", "width-no-effect", "inverse-unguarded",
-              "dead-units", "dead-units-printed", "units-alike", "item-std-unguarded", "norm-unguarded", "faster-start",
+              "dead-units", "dead-units-printed", "units-alike", "item-std-unguarded", "norm-unguarded", "relu-norm-unguarded", "faster-start",
               "froze-after-jumps")
 # ... of which these hold the paste's own printed numbers to an entry's mechanism, or are its own check done: beside
 # words alone, evidence specific enough to name an entry (diagnose._decide)

@@ -15,8 +15,8 @@ import re
 import statistics
 
 from .clip_unused import CLIP_NO_EFFECT_SAID, clip_never_applied
-from .breaking_constructs import (MASKED_INF, breaking_construct, mask_row_printed, code_of, divides_by_norm, inverse_of_sum, loss_def_body,
-                                  token_counts, y_pred_slices)
+from .breaking_constructs import (MASKED_INF, breaking_construct, mask_row_printed, code_of, divides_by_norm, norm_of_relu_output,
+                                  inverse_of_sum, loss_def_body, token_counts, y_pred_slices)
 from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, PLATEAU_FALL, Signature, at_run_start, fmt, rate_at_top_as_the_loss_rose,
                           pinned_at_uniform, same_batch_jumps)
 from .data_checked import data_said_finite, inputs_only
@@ -49,12 +49,13 @@ from .optimizer_setup import RATE_CLIMBS, high_adaptive_rate, rate_rose
 from .rate_tried import broke_before_update, rate_zero_failed
 from .run_kind import IMAGE_TO_IMAGE, OTHER_TARGET, SUMMED, absolute_loss, linear_model
 from .sequence_losses import ctc_blank_label
-from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_broke, loss_climb_said, order_moved_it,
-                       nonfinite_skipped, own_data_only, RL_RUN, says_not_learning, untrained_output_enormous, untrained_output_nonfinite)
+from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_broke, loss_climb_said, losses_built,
+                       order_moved_it, nonfinite_skipped, own_data_only, RL_RUN, says_not_learning, untrained_output_enormous,
+                       untrained_output_nonfinite)
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
 from .sentences import denied_before, sentences_only, told
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
-from .printed_sizes import input_range_printed, target_size_printed
+from .printed_sizes import RAW_SIZE, input_range_printed, target_size_printed
 from .start_loss import early_jump_seen, regression_start_said, start_high
 from .thesaurus import tokens
 from .timing_words import timing_of
@@ -118,6 +119,13 @@ def _whole_epoch_finite(ev: Evidence) -> bool:
     """Do the finite losses before any non-finite one span two epochs or more (a whole epoch trained finite)?"""
     finite = ev.count if ev.first_nonfinite is None else ev.first_nonfinite
     return len({epoch_number(p) for i in range(min(finite, 400)) if (p := ev.at(i)) is not None} - {None}) >= 2
+
+
+def _sum_beside_no_built_loss(prose: str) -> bool:
+    """Does the paste sum something (NOT_A_MEAN) where the code builds no loss of a framework's? A built loss is a mean
+    unless told otherwise (SUMMED reads that): a `.sum()` beside `F.mse_loss(...)` is a metric's or a count's, the test
+    loop's absolute error summed over the examples, not the loss."""
+    return bool(NOT_A_MEAN.search(prose)) and not losses_built(prose)
 
 
 def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str,
@@ -215,16 +223,19 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # words that it does not learn): the first loss still says the targets' size -- a fresh network's outputs are near
     # 0, and an epoch's mean that holds the start is no larger than it -- whatever the steps after it did (a head that
     # settles on the targets' mean scores their variance, and stays there)
-    elif regressor and went_wrong and ev.first_nonfinite is None and ev.count >= 2 and ev.head[0] >= ENORMOUS_START \
+    # (or beside words that it does not learn, where its last value is still RAW_SIZE or more: a squared error that no
+    # head scores on unit-scale targets, where predicting their mean scores their variance, 1 -- not a loss that fell to 9)
+    elif regressor and (went_wrong or says_not_learning(ev.prose) and ev.last >= RAW_SIZE) and ev.first_nonfinite is None \
+            and ev.count >= 2 and ev.head[0] >= ENORMOUS_START \
             and ev.last <= ev.head[0] / 2 and not climbed \
-            and at_run_start(ev) and not SUMMED.search(ev.prose) and not NOT_A_MEAN.search(ev.prose) \
+            and at_run_start(ev) and not SUMMED.search(ev.prose) and not _sum_beside_no_built_loss(ev.prose) \
             and not absolute_loss(ev.prose) and "targets" not in scaled["scaled"] and "inputs" not in scaled["unscaled"]:
         out["raw-targets"] = (f"{regressor} (a regression's run), and its first loss ({fmt(ev.head[0])}) is enormous, "
                               f"though it fell to {fmt(ev.last)}: a mean squared error that large, on outputs still "
                               f"near 0, takes targets of about {fmt(math.sqrt(ev.head[0]))} in size (its square root), "
                               "in their raw units")
     # ... and, with no loss printed, a regression's first loss said in words and enormous ("the MSE starts at 3.1e7")
-    elif regressor and not ev.count and not SUMMED.search(ev.prose) and not NOT_A_MEAN.search(ev.prose) \
+    elif regressor and not ev.count and not SUMMED.search(ev.prose) and not _sum_beside_no_built_loss(ev.prose) \
             and "targets" not in scaled["scaled"] and "inputs" not in scaled["unscaled"] \
             and (said := regression_start_said(ev.prose)):
         value, quoted = said
@@ -696,6 +707,12 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                  "loss is not finite from the first step: a vector of zeros -- a gradient that is 0 "
                                  "everywhere, an embedding or a row of zeros -- has norm 0, and x / ||x|| is then 0/0, "
                                  "nan in every value of it (F.normalize divides by max(||x||, eps) instead)")
+    elif went_wrong and (relu_normed := norm_of_relu_output(ev.prose)):
+        out["relu-norm-unguarded"] = (f"the pasted code divides by the norm of a vector a ReLU made, with nothing to keep "
+                                      f"the norm off 0 (`{relu_normed}`): a row whose every pre-activation is below 0 "
+                                      "comes out of the ReLU as the zero vector, whose norm is 0, and x / ||x|| is then "
+                                      "0/0, nan in that row -- at whichever batch first brings such a row, not only at "
+                                      "the first step (F.normalize divides by max(||x||, eps) instead)")
     if sig.name == "plateau-from-start" and first is not None and last is not None:
         # a percentage when printed with % or when both are above 1; both at most 1 without %, a
         # fraction; one of each cannot be read

@@ -75,8 +75,8 @@ WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"star
                  "climb-despite-clipping": {"early", "later"}, "descent-then-nonfinite": {"later"},
                  "descent-then-climb": {"later"}, "stall-after-drop": {"later"}}
 # The facts that a standard deviation of 0 is met wherever the data brings it, not at the first step: each item standardised
-# by its own, and NumPy's warning printed at such a division
-STD_MET_ANY_STEP = ("item-std-unguarded", "std-nan-printed")
+# by its own, and NumPy's warning printed at such a division; and a norm of 0, of a row a ReLU zeroed
+STD_MET_ANY_STEP = ("item-std-unguarded", "std-nan-printed", "relu-norm-unguarded")
 
 
 def _std_met_any_step(c) -> bool:
@@ -88,7 +88,7 @@ def _std_met_any_step(c) -> bool:
 # candidates but never name one on their own (diagnose._decide: unless a warning the run printed was raised at their
 # line), nor count beside a message another entry declares
 CODE_CONSTRUCTS = ("masked-inf", "log-unguarded", "log-raw-output", "exp-unshifted", "sqrt-at-zero", "std-unguarded", "inverse-unguarded",
-                   "item-std-unguarded", "norm-unguarded")
+                   "item-std-unguarded", "norm-unguarded", "relu-norm-unguarded")
 # Signatures defined by when the loss breaks rather than by a shape: an entry whose Symptom
 # says it can break then too is compatible with them.
 TIMED = {"nonfinite-from-start"}
@@ -1033,6 +1033,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("item-std-unguarded", w.constant_feature, W_SAID_HALF),
                                     ("inverse-unguarded", w.constant_feature, W_SAID_HALF),
                                     ("norm-unguarded", w.constant_feature, W_SAID_HALF),
+                                    ("relu-norm-unguarded", w.constant_feature, W_SAID_HALF),
                                     ("zero-init", w.zero_init, W_SAID_HALF),
                                     ("unfilled-init", w.zero_init, W_PRINTED),
                                     ("update-discarded", w.zero_init, W_PRINTED),

@@ -1,0 +1,141 @@
+"""Constructs of pasted code that explain a run gone wrong, read beside the words that say it went wrong: a clip after
+the optimizer's step beside a spike the run never recovered from, gradients cleared once per epoch beside a loss said to
+climb back within each epoch, exps summed inside a log a few lines after they were made, and a division by the norm of
+a vector a ReLU made."""
+import numpy as np
+import pytest
+
+from conftest import diagnosis, weighed_parts
+from trainwreck.breaking_constructs import breaking_construct, norm_of_relu_output
+from trainwreck.run_said import loss_climb_said, never_recovered_said
+
+
+def test_a_spike_that_never_recovered_is_the_loss_not_recovering_and_one_that_never_came_back_is_not():
+    """"One spike never recovered" says the loss did not come back from the spike; "the spikes never came back" says
+    the spikes stayed away."""
+    assert never_recovered_said("Most of the time it trains fine, but one spike never recovered.") == "never recovered"
+    assert never_recovered_said("After lowering the rate the spikes never came back.") == ""
+    assert never_recovered_said("The loss never went back below 0.9 after that.") == ""
+
+
+LATE_CLIP = ("Loss spikes even with grad clipping at 1.0, and one spike never recovered (near step 600).\n\n"
+             "```python\nfor it, batch in enumerate(loader):\n    loss = model(**batch).loss\n    loss.backward()\n"
+             "    optimizer.step()\n    gnorm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n"
+             "    optimizer.zero_grad()\n```\n\n"
+             + "".join(f"step {s} loss {v} gnorm {g}\n" for s, v, g in [
+                 (500, "1.0104", "0.44"), (550, "0.9932", "0.41"), (590, "0.9521", "0.40"), (597, "2.8010", "121.3"),
+                 (598, "3.9133", "64.0"), (600, "3.5120", "20.9"), (650, "3.0121", "2.31"), (700, "2.7113", "1.80"),
+                 (750, "2.5702", "1.62"), (800, "2.5151", "1.55")]))
+
+
+def test_a_clip_after_the_step_beside_a_spike_the_run_never_recovered_from_names_wr240():
+    d = diagnosis(LATE_CLIP)
+    assert d.verdict == "failure" and d.matches[0].entry.id == "WR-240"
+    assert any("clips after the optimizer's step()" in e for e in d.matches[0].evidence)
+    assert any("the report says it \"never recovered\"" in e for e in d.matches[0].evidence)
+    # (the same log with no word that it never came back is a spike the numbers show only partly undone: no failure)
+    calm = diagnosis(LATE_CLIP.replace(", and one spike never recovered (near step 600)", ""))
+    assert calm.verdict == "healthy"
+
+
+def test_a_loss_said_to_fall_then_climb_back_within_each_epoch_is_a_climb_said():
+    """The words' subject and verb may stand more than 40 characters apart: "loss drops at the start of every epoch,
+    then climbs back up"."""
+    assert loss_climb_said("SimCLR: loss drops at the start of every epoch, then climbs back up")
+    assert not loss_climb_said("SimCLR: loss drops at the start of every epoch, then climbs back up, then it comes back "
+                               "down")
+
+
+def test_gradients_cleared_once_per_epoch_beside_a_loss_said_to_climb_back_names_wr260():
+    text = ("Title: loss drops at the start of every epoch, then climbs back up\n\n"
+            "```python\nfor epoch in range(epochs):\n    optimizer.zero_grad()\n    for it, (x, y) in enumerate(loader):\n"
+            "        loss = criterion(model(x), y) / accum\n        loss.backward()\n"
+            "        if (it + 1) % accum == 0:\n            optimizer.step()\n```\n\n"
+            + "".join(f"[ep {e} | it {i}/200] loss {v}\n" for e, i, v in [
+                (4, 40, "4.91"), (4, 80, "4.80"), (4, 120, "5.12"), (4, 160, "5.40"), (4, 200, "5.51"),
+                (5, 40, "5.02"), (5, 80, "4.85"), (5, 120, "5.20"), (5, 160, "5.44"), (5, 200, "5.52")]))
+    d = diagnosis(text)
+    assert d.matches and d.matches[0].entry.id == "WR-260"
+    assert "clears the gradients only before" in d.matches[0].evidence[0]
+
+
+NT_XENT = ("```python\ndef nt_xent(z1, z2, temperature):\n    z = jnp.concatenate([z1, z2], axis=0)\n"
+           "    z = z / jnp.linalg.norm(z, axis=-1, keepdims=True)\n    sim = z @ z.T / temperature\n"
+           "    exp_sim = jnp.exp(sim) * (1.0 - jnp.eye(z.shape[0]))\n"
+           "    return jnp.mean(-pos + jnp.log(jnp.sum(exp_sim, axis=-1)))\n```\n")
+
+
+def test_exps_made_into_a_name_and_summed_inside_a_log_later_are_a_log_sum_exp_by_hand():
+    assert "jnp.exp(sim)" in breaking_construct(NT_XENT)["exp-unshifted"]
+    # (the same with the largest subtracted first is the stable form)
+    shifted = NT_XENT.replace("sim = z @ z.T / temperature\n",
+                              "sim = z @ z.T / temperature\n    sim = sim - jnp.max(sim, axis=-1, keepdims=True)\n")
+    assert "exp-unshifted" not in breaking_construct(shifted)
+    # (the mechanism: unit vectors at a temperature of 0.01 give a similarity of 100 on the diagonal, past float32's
+    # exp limit, ln(float32 max) = 88.72)
+    assert np.log(np.finfo(np.float32).max) == pytest.approx(88.72, abs=0.01)
+    with np.errstate(over="ignore"):
+        assert np.isinf(np.exp(np.float32(1.0) / np.float32(0.01)))
+
+
+def test_an_nt_xent_by_hand_nan_from_step_zero_names_wr020_first():
+    text = ("Some sweep runs are nan from step 0, at temperature 0.01 only.\n" + NT_XENT
+            + "step=0 loss=nan lr=0.000000\nstep=100 loss=nan lr=0.01\nstep=200 loss=nan lr=0.02\n")
+    d = diagnosis(text)
+    assert d.matches[0].entry.id == "WR-020"
+
+
+RELU_HEAD = ("```python\nself.proj = nn.Sequential(\n    nn.Linear(1536, 512),\n    nn.ReLU(),\n    nn.Linear(512, 256),\n"
+             "    nn.ReLU(),\n)\n\ndef forward(self, x):\n    z = self.proj(self.backbone(x))\n"
+             "    z = z / z.norm(dim=1, keepdim=True)\n    return z\n```\n")
+
+
+@pytest.mark.parametrize("code, read", [
+    (RELU_HEAD, True),
+    ("```python\nz = F.relu(self.fc(x))\nz = z / z.norm(dim=1, keepdim=True)\n```\n", True),
+    # (a head that ends in a linear layer: its output is the zero vector only by chance)
+    (RELU_HEAD.replace("    nn.Linear(512, 256),\n    nn.ReLU(),\n)", "    nn.Linear(512, 256),\n)"), False),
+    # (an eps in the divisor)
+    (RELU_HEAD.replace("z / z.norm(dim=1, keepdim=True)", "z / (z.norm(dim=1, keepdim=True) + 1e-8)"), False),
+    ("```python\nz = self.fc(x)\nz = z / z.norm(dim=1, keepdim=True)\nh = F.relu(h)\n```\n", False),
+])
+def test_a_division_by_the_norm_of_a_vector_a_relu_made(code, read):
+    assert bool(norm_of_relu_output(code)) is read
+
+
+def test_a_relu_zero_row_has_norm_zero_and_its_division_is_nan():
+    """The mechanism: a row whose pre-activations are all below 0 leaves the ReLU as the zero vector, and 0 / 0 is nan
+    in that row only."""
+    pre = np.array([[0.3, -1.2, 0.8], [-0.5, -0.1, -2.0]], dtype=np.float32)
+    z = np.maximum(pre, 0)
+    with np.errstate(invalid="ignore"):
+        normed = z / np.linalg.norm(z, axis=1, keepdims=True)
+    assert np.isfinite(normed[0]).all() and np.isnan(normed[1]).all()
+
+
+def test_a_nan_later_in_training_beside_a_relu_vector_divided_by_its_norm_counts_for_wr060():
+    text = ("trains fine for a while then loss goes nan, only a few rows of z are nan\n" + RELU_HEAD
+            + "step 1700  loss 3.9127\nstep 1750  loss 3.8840\nstep 1800  loss 3.9015\nstep 1821  loss nan\n")
+    parts = weighed_parts(text, "WR-060")
+    assert parts["relu-norm-unguarded"] > 0
+    assert "WR-060" in [m.entry.id for m in diagnosis(text).matches[:3]]
+
+
+WAVEFORMS = ("Raw-waveform CNN on 10 classes: loss in the thousands, accuracy ~20%. I thought cross-entropy for 10 classes "
+             "should start around 2.3?\n\n```python\nsr, x = wavfile.read(path)\n```\n(I left out BatchNorm for now.)\n"
+             + "".join(f"epoch 1 step {s}  loss {v}  acc {a}\n" for s, v, a in [
+                 (0, "1873.2141", "0.1094"), (20, "412.6620", "0.1406"), (40, "95.1877", "0.2031"),
+                 (60, "211.9034", "0.1250"), (80, "38.5514", "0.2344"), (100, "67.0295", "0.1719")]))
+
+
+def test_the_start_the_words_say_a_loss_should_have_is_the_start_they_expected():
+    """"Cross-entropy for 10 classes should start around 2.3" beside a first loss of 1873: a start 800 times the fresh
+    model's; and a BatchNorm said left out scales nothing, so the file's raw int16 samples are the inputs."""
+    from trainwreck.start_loss import start_above_expected
+
+    fact = start_above_expected(WAVEFORMS, 1873.2141)
+    assert "8.1e+02 times the 2.3 it expected (\"should start around 2.3\")" in fact
+    assert start_above_expected(WAVEFORMS, 2.31) == ""
+    d = diagnosis(WAVEFORMS)
+    assert d.matches[0].entry.id == "WR-330"
+    assert any("wavfile.read" in e for e in d.matches[0].evidence)
