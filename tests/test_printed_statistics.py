@@ -622,7 +622,8 @@ def test_pytorch_zero_dimensional_tensors_printed_by_the_interpreter_are_read_as
     from trainwreck.printed_sizes import input_range_printed
 
     for out in ("(tensor(-1024.), tensor(1883.), tensor(-497.3120))",
-                "(tensor(-1024., device='cuda:0'), tensor(1883., device='cuda:0'), tensor(-497.31, device='cuda:0'))"):
+                "(tensor(-1024., device='cuda:0'), tensor(1883., device='cuda:0'), tensor(-497.31, device='cuda:0'))",
+                "(tensor(-1024., grad_fn=<MinBackward1>), tensor(1883., grad_fn=<MaxBackward1>), tensor(-497.3))"):
         fact = input_range_printed(f">>> x.min(), x.max(), x.mean()\n{out}\n")
         assert "values up to 1883 in size" in fact
     assert input_range_printed(">>> x.min(), x.max()\n(tensor(-1.), tensor(1.))\n") == ""
@@ -640,6 +641,10 @@ def test_a_normalisation_layer_said_taken_out_scales_nothing():
     assert weighed_parts(CT_SLICES, "WR-330")["input-range"] > 0
     kept = CT_SLICES.replace("I removed the BatchNorm because my batch is only 8.", "The UNet has BatchNorm after each conv.")
     assert "input-range" not in weighed_parts(kept, "WR-330")
+    for taken_out in ("I removed all the BatchNorm layers.", "w/o BatchNorm.", "I don't use BatchNorm.",
+                      "BatchNorm removed since the batch is 8.", "I left BatchNorm out for now."):
+        assert weighed_parts(CT_SLICES.replace("I removed the BatchNorm because my batch is only 8.", taken_out),
+                             "WR-330")["input-range"] > 0, taken_out
     assert "WR-330" in [m.entry.id for m in diagnosis(CT_SLICES).matches[:3]]
 
 
@@ -659,3 +664,7 @@ def test_a_regressions_enormous_first_loss_beside_words_that_it_does_not_learn_a
     assert "its first loss (2.742e+07) is enormous, though it fell to 7414" in stuck.matches[0].evidence[0]
     learning = diagnosis("My energy regression, first epochs:\n" + code + log)
     assert not any("is enormous, though it fell" in e for m in learning.matches for e in m.evidence)
+    # (a loss summed on its own line is a sum, large by construction: no targets' size read from it)
+    summed = code.replace("loss = F.mse_loss(model(data), data.y)", "loss = F.mse_loss(model(data), data.y, reduction='none').sum()")
+    stuck_sum = diagnosis("The MAE is stuck around 60, nowhere near the papers.\n" + summed + log)
+    assert not any("is enormous, though it fell" in e for m in stuck_sum.matches for e in m.evidence)

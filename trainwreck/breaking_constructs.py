@@ -689,53 +689,76 @@ def divides_by_norm(prose: str) -> str:
     "" -- also where the paste gives the vector no way to be zero (ZERO_VECTOR_REASON)."""
     if not ZERO_VECTOR_REASON.search(prose):
         return ""
-    return next(_unguarded_norm_lines(code_of(prose)), "")
+    return next((line for line, _at in _unguarded_norm_lines(code_of(prose))), "")
 
 
-# ... or a vector a ReLU made: the last op of what the divided name is assigned from is a ReLU (`z = self.proj(feats)`
-# where `self.proj = nn.Sequential(..., nn.ReLU())`, or `z = F.relu(self.fc(x))`), so a row whose every pre-activation is
-# below 0 is exactly the zero vector -- at whichever batch first brings one, not only at the first step
-RELU_LAST = lazy_regex.compile(r"(?:\bnn\.ReLU\(\s*(?:inplace\s*=\s*True\s*)?\)|\blayers\.ReLU\(\s*\))\s*(?:,\s*)?\)\s*$|"
-                               r"^\s*(?:(?:F|torch|nn\.functional|jax\.nn|tf\.nn)\.relu)\(|\.relu\(\s*\)\s*$")
-DIVIDED_NAME = lazy_regex.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w{0,30})\s*/=?\s*\(?\s*$")
+# ... or a vector a ReLU made: the last op of what the divided name is assigned from, before the division, is a ReLU
+# (`z = self.proj(feats)` where `self.proj = nn.Sequential(..., nn.ReLU())`, `z = F.relu(self.fc(x))`, `z = self.act(h)`
+# where `self.act = nn.ReLU()`), so a row whose every pre-activation is below 0 is exactly the zero vector -- at whichever
+# batch first brings one, not only at the first step. (A Dropout after the ReLU keeps a zero row zero; anything else
+# after it -- a matmul, a constant added -- does not.)
+RELU_MODULE = r"(?:(?:torch\.)?nn\.|(?:keras\.|tf\.keras\.)?layers\.)?ReLU\(\s*(?:inplace\s*=\s*True\s*)?\)"
+RELU_CALL = lazy_regex.compile(r"(?:F|torch|nn\.functional|jax\.nn|tf\.nn|nn)\.relu\(")
+DROPOUT = lazy_regex.compile(r"(?:(?:torch\.)?nn\.|(?:keras\.|tf\.keras\.)?layers\.)?Dropout\(")
+SEQUENTIAL = lazy_regex.compile(r"(?:(?:torch\.)?nn\.|(?:tf\.)?keras\.(?:models\.)?)?Sequential\(")
 
 
 def norm_of_relu_output(prose: str) -> str:
-    """The line of the code that divides by the norm of a vector a ReLU made (RELU_LAST), with nothing to keep the norm
-    off 0, spaces collapsed; or ""."""
+    """The line of the code that divides by the norm of a vector a ReLU made (_made_by_a_relu), with nothing to keep
+    the norm off 0, spaces collapsed; or ""."""
     code = code_of(prose)
     if "relu" not in code.lower():
         return ""
-    for line in _unguarded_norm_lines(code):
-        divided = DIVIDED_NAME.search(line.split("norm", 1)[0].rsplit("/", 1)[0] + "/")
-        name = divided.group("name") if divided else ""
+    for line, at in _unguarded_norm_lines(code):
+        # (the name just before the slash NORM_DIVISOR starts at: `z = z / z.norm(...)`, `z /= z.norm(...)`)
+        divided = re.search(r"(?<![\w.])(?P<name>[A-Za-z_]\w{0,30})\s*$", code[code.rfind("\n", 0, at) + 1:at])
         # (its last making before the division: not the division itself, `z = z / z.norm(...)`)
-        for rhs in [r for r in _assignments(name, code) if "norm" not in r][-1:] if name else []:
-            called = re.match(r"\s*((?:self\.)?[A-Za-z_]\w{0,40})\s*\(", rhs)
-            defined = re.search(r"(?m)^[ \t]*" + re.escape(called.group(1)) + r"\s*=(?!=)", code) \
-                if called and "relu" not in called.group(1).lower() else None
-            made = RELU_LAST.search(rhs.split("#")[0].strip()) if not defined else _module_ends_in_relu(code, defined.end())
-            if made:
-                return line
+        made = [r for r in _assignments(divided.group("name"), code[:code.rfind("\n", 0, at) + 1])][-1:] if divided else []
+        if made and _made_by_a_relu(made[0].split("#")[0].strip(), code):
+            return line
     return ""
 
 
-def _module_ends_in_relu(code: str, at: int) -> bool:
-    """Does the module defined at `at` (`nn.Sequential(` ... `)`) end in a ReLU?"""
-    opened = code.find("(", at, at + 80)
-    end = _after_bracket(code, opened) if opened >= 0 else None
-    return end is not None and RELU_LAST.search(code[at:end].rstrip()) is not None
+def _made_by_a_relu(rhs: str, code: str) -> bool:
+    """Is this right-hand side one call whose last op is a ReLU: a relu call around the whole of it, a `.relu()` at its
+    end, or a module the code defines as a ReLU or as a Sequential that ends in one?"""
+    call = RELU_CALL.match(rhs) or re.match(r"(?:self\.)?[A-Za-z_]\w{0,40}(?=\s*\()", rhs)
+    if call is None:
+        return False
+    opened = rhs.find("(", call.end() - 1)
+    end = _after_bracket(rhs, opened)
+    if end is None or rhs[end:].strip() and not re.fullmatch(r"\.relu\(\s*\)", rhs[end:].strip()):
+        return False            # (a call with more after it: `torch.relu(h) @ W`, `F.relu(h) + 1.0`)
+    if RELU_CALL.match(rhs) or rhs[end:].strip():
+        return True
+    defined = re.search(r"(?m)^[ \t]*" + re.escape(call.group(0)) + r"\s*=(?!=)\s*", code)
+    if defined is None:
+        return False
+    module = code[defined.end():]
+    if re.match(RELU_MODULE, module):
+        return True
+    sequential = SEQUENTIAL.match(module)
+    layers = arguments(module, sequential.end() - 1, reach=4000, across_lines=True) if sequential else None
+    if layers and len(layers) == 1 and layers[0].strip().startswith("["):        # (Keras's list of layers)
+        layers = arguments(layers[0].strip(), 0, reach=4000, across_lines=True)
+    layers = [a.strip() for a in layers or [] if a.strip()]
+    while layers and DROPOUT.match(layers[-1]):
+        layers.pop()
+    return bool(layers) and bool(re.fullmatch(RELU_MODULE, layers[-1])
+                                 or re.search(r"\bactivation\s*=\s*['\"]relu['\"]", layers[-1]))
 
 
 def _unguarded_norm_lines(code: str):
-    """Each line of the code that divides by a norm with nothing to keep it off 0 (NORM_DIVISOR), spaces collapsed."""
+    """Each line of the code that divides by a norm with nothing to keep it off 0 (NORM_DIVISOR), spaces collapsed, and
+    where its division starts."""
     for m in itertools.islice(NORM_DIVISOR.finditer(code), 10):
         end = _after_bracket(code, m.start("paren")) if m.group("paren") else _after_bracket(code, m.end())
         while not m.group("paren") and end is not None and (chained := _CHAINED.match(code, end)):
             end = _after_bracket(code, chained.end())
         if end is not None and not GUARDED.search(code, m.start(), end):
             line_end = code.find("\n", m.start())
-            yield " ".join(code[code.rfind("\n", 0, m.start()) + 1:line_end if line_end >= 0 else len(code)].split())
+            yield (" ".join(code[code.rfind("\n", 0, m.start()) + 1:line_end if line_end >= 0 else len(code)].split()),
+                   m.start())
 
 
 # ... and the tensor's own method assigned alone, `alpha = alpha.exp()`, its receiver the argument (as PyTorch writes an
@@ -835,9 +858,13 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
                               + name + r"\.sum\(|" + _SUM_CALL + r"\s*" + name + r"\b(?![^)\n]*\breduce\s*=\s*['\"]"
                               r"(?:max|min|mean|mul|amax|amin)['\"]))", code[m.end():]):
             return m
-        # ... or summed inside a log later (`loss = -pos + jnp.log(jnp.sum(exp_sim, axis=-1))`): a log-sum-exp by hand
-        if made and re.search(r"(?<![\w.])(?:\w+\.)*log\(\s*(?:(?:\w+\.)*sum\(\s*\(?\s*" + name + r"\b(?![\w(\[])|"
-                              + name + r"\.sum\()", code[m.end():]):
+        # ... or summed (or averaged) inside a log later, masked or not (`jnp.log(jnp.sum(exp_sim, axis=-1))`,
+        # `torch.log((exp_sim * mask).sum(1))`, `torch.log(exp_sim.mean(1))`): a log-sum-exp by hand -- not of an exp
+        # of a log (`var = torch.exp(log_var)`), a positive quantity whose sum is no log-sum-exp of scores
+        if made and not re.match(r"\s*\(?\s*log", arg) and re.search(
+                r"(?<![\w.])(?:\w+\.)*log\(\s*(?:(?:\w+\.)*(?:sum|mean)\(\s*\(?\s*" + name + r"\b(?![\w(])|"
+                + name + r"(?:\[[^\]\n]{0,30}\])?\.(?:sum|mean)\(|\(\s*" + name + r"\b[^()\n]{0,40}\)\.(?:sum|mean)\()",
+                code[m.end():]):
             return m
         # ... or summed into a name of its own that divides later (`denom = (exp_sim * mask).sum(1)`, then
         # `exp_sim[pos] / denom`)

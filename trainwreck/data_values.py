@@ -204,12 +204,25 @@ SCALING_SAID = lazy_regex.compile(r"(?i)normali[sz]|standardi[sz]|z-?scor|\bscal
                                   r"divid|/=?\s*(?:255|127\.5|32767|32768|65535|1000|10000|2\s*\*\*\s*15)\b|\bmean\s+and\s+(?:std|standard)|"
                                   # (a division by the largest value: `X / X.max()`, `x /= np.max(x)`)
                                   r"/=?\s*(?:(?:np|numpy|torch)\.max\(|[\w.\[\]'\"]{1,40}\.max\(\))|"
-                                  # (a normalisation layer in the network -- not one said taken out: "I removed the BatchNorm")
-                                  r"(?<!removed )(?<!removed the )(?<!removed all )(?<!without )(?<!without the )(?<!no )"
-                                  r"(?<!dropped )(?<!dropped the )(?<!took out the )(?<!deleted the )(?<!left out )(?<!left out the )"
                                   r"(?:batch|layer|instance|group)[ _-]?norm|\bnormalization\b|"
                                   # (features computed from the samples: not raw samples then)
                                   r"\b(?:comput|extract|convert|turn|mak|tak|us)\w*[^.\n]{0,30}?\b(?:mfccs?|(?:mel[ -])?spectrograms?)\b")
+
+# (a normalisation layer said taken out or not used is none in the network: "I removed all the BatchNorm layers", "w/o
+# BatchNorm", "I don't use BatchNorm", "BatchNorm removed since the batch is 8", "I left BatchNorm out for now")
+_NORM_LAYER = r"(?:batch|layer|instance|group)[ _-]?norm\w*(?:\s+layers?)?"
+NORM_LAYER_UNUSED = lazy_regex.compile(r"(?i)\b(?:remov\w*|dropp\w*|delet\w*|took\s+out|take\s+out|left\s+out|leave\s+out|"
+                                       r"without|w/o|no|don'?t\s+use|do\s+not\s+use|not\s+using|disabl\w*)\s+"
+                                       r"(?:(?:the|all|any|my|our|of|its)\s+){0,3}" + _NORM_LAYER + r"|"
+                                       + _NORM_LAYER + r"\s+(?:(?:is|are|was|were)\s+)?(?:removed|disabled|dropped|taken\s+out)\b|"
+                                       r"\bleft\s+(?:the\s+)?" + _NORM_LAYER + r"\s+out\b")
+
+
+def scaling_said(text: str) -> re.Match | None:
+    """The words or code that say the inputs are scaled (SCALING_SAID), outside a normalisation layer said taken out
+    (NORM_LAYER_UNUSED); or None."""
+    return SCALING_SAID.search(NORM_LAYER_UNUSED.sub(" ", text))
+
 
 
 # (not where the same sentence says the files were made 8-bit -- "16-bit TIFFs converted to JPEG" -- nor that what the
@@ -233,7 +246,7 @@ def _not_the_inputs_raw(sentence: str, reader: str) -> bool:
 def raw_units_read(prose: str) -> tuple[str, str] | None:
     """The reader as the words name it and the range it gives, when they say the inputs are read with one that gives
     the file's raw units (RAW_UNITS_READER) and say nothing anywhere of scaling them (SCALING_SAID); or None."""
-    if SCALING_SAID.search(prose):
+    if scaling_said(prose):
         return None
     text = told(prose)
     # (a medical reader's first line that reads no labels)
@@ -372,7 +385,7 @@ def read_and_made_float(prose: str) -> str:
     """The reader's line, where the paste reads images (READ_INTO, not masks or labels), makes floats (MADE_FLOAT) of
     the name it read into or of a list it appended that name to, hands the image to no transform, and scales nothing
     anywhere (no division by 255, no normalising or rescaling said); or ""."""
-    if DIVIDED_255.search(prose) or SCALING_SAID.search(prose):
+    if DIVIDED_255.search(prose) or scaling_said(prose):
         return ""
     floats = [line for line in prose.splitlines() if MADE_FLOAT.search(line)]     # (once, for every image read)
     if not floats:
@@ -416,7 +429,7 @@ def pil_to_tensor_unscaled(prose: str) -> str:
               if not CLASSES_NAMED.search(prose, prose.rfind("\n", 0, m.start()) + 1, _line_end(prose, m.end()))), None)
     if not m or not MADE_FLOAT_ANY.search(prose) or DIVIDED_255.search(prose) \
             or SCALED_BY_TORCHVISION.search(prose) or INPUT_NORMALISED.search(prose) \
-            or SCALING_SAID.search(sentences_only(prose)):
+            or scaling_said(sentences_only(prose)):
         return ""
     return " ".join(m.group(0).split())
 
@@ -435,7 +448,7 @@ def uint8_store_made_float(prose: str) -> str:
     """The line, quoted, where the paste stores observations or images as uint8 (UINT8_STORE, by a name of theirs), makes
     floats somewhere, and scales nothing (no division by 255, no scale_obs=True, no scaling said); or ""."""
     if not MADE_FLOAT_ANY.search(prose) or DIVIDED_255.search(prose) or SCALE_OBS.search(prose) \
-            or INPUT_NORMALISED.search(prose) or SCALING_SAID.search(sentences_only(prose)):
+            or INPUT_NORMALISED.search(prose) or scaling_said(sentences_only(prose)):
         return ""
     m = next((m for m in itertools.islice(UINT8_STORE.finditer(prose), 5)
               if PIXEL_STORE_NAME.search(m.group("name").split(".")[-1]) and not NOT_PIXELS.search(m.group("name"))), None)

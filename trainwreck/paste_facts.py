@@ -26,7 +26,7 @@ from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_25
                           image_tensor_unscaled, keras_directory_unscaled, mask_own_divider, mask_to_tensor, raw_units_read,
                           table_read_missing_unhandled,
                           read_and_made_float, input_stats_nonfinite, pil_to_tensor_unscaled, uint8_store_made_float,
-                          SCALING_SAID)
+                          scaling_said)
 from .exp_limits import exp_overflow
 from .frozen_said import (dead_layer_printed, dead_units_said, froze_after_jumps_said, one_output_untrained, units_alike_said, weights_frozen_said,
                           width_changes_nothing_said)
@@ -122,10 +122,18 @@ def _whole_epoch_finite(ev: Evidence) -> bool:
 
 
 def _sum_beside_no_built_loss(prose: str) -> bool:
-    """Does the paste sum something (NOT_A_MEAN) where the code builds no loss of a framework's? A built loss is a mean
-    unless told otherwise (SUMMED reads that): a `.sum()` beside `F.mse_loss(...)` is a metric's or a count's, the test
-    loop's absolute error summed over the examples, not the loss."""
-    return bool(NOT_A_MEAN.search(prose)) and not losses_built(prose)
+    """Does the paste make its loss something other than a mean (NOT_A_MEAN)? Where the code builds a framework's loss,
+    a mean unless told otherwise, a `.sum()` on a line that names no loss is a metric's or a count's (the test loop's
+    absolute error summed over the examples): only one on a loss's line (`loss = F.mse_loss(p, y, reduction='none').sum()`)
+    or another of NOT_A_MEAN's forms (a regularizer, add_loss) counts."""
+    if not losses_built(prose):
+        return bool(NOT_A_MEAN.search(prose))
+    for m in itertools.islice(NOT_A_MEAN.finditer(prose), 20):
+        end = prose.find("\n", m.end())
+        line = prose[prose.rfind("\n", 0, m.start()) + 1:end if end >= 0 else len(prose)]
+        if m.group(0) != ".sum(" or re.search(r"(?i)\bloss", line):
+            return True
+    return False
 
 
 def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str,
@@ -223,9 +231,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # words that it does not learn): the first loss still says the targets' size -- a fresh network's outputs are near
     # 0, and an epoch's mean that holds the start is no larger than it -- whatever the steps after it did (a head that
     # settles on the targets' mean scores their variance, and stays there)
-    # (or beside words that it does not learn, where its last value is still RAW_SIZE or more: a squared error that no
-    # head scores on unit-scale targets, where predicting their mean scores their variance, 1 -- not a loss that fell to 9)
-    elif regressor and (went_wrong or says_not_learning(ev.prose) and ev.last >= RAW_SIZE) and ev.first_nonfinite is None \
+    # (or beside words that it does not learn, where its last value is still RAW_SIZE or more: a squared error that a
+    # head which had learnt the mean of unit-scale targets would not still score, their variance being 1 -- not a loss
+    # that fell to 9)
+    elif regressor and (went_wrong or (says_not_learning(ev.prose) and ev.last >= RAW_SIZE)) and ev.first_nonfinite is None \
             and ev.count >= 2 and ev.head[0] >= ENORMOUS_START \
             and ev.last <= ev.head[0] / 2 and not climbed \
             and at_run_start(ev) and not SUMMED.search(ev.prose) and not _sum_beside_no_built_loss(ev.prose) \
@@ -571,7 +580,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                  f"file stores them ({read[1]}), and says nothing of scaling them: inputs of that size, "
                                  "fed as they are")
         # (or an input's range printed, hundreds or more, in a paste that says nothing of scaling anything)
-        elif "inputs" not in scaled["scaled"] and not SCALING_SAID.search(ev.prose) \
+        elif "inputs" not in scaled["scaled"] and not scaling_said(ev.prose) \
                 and (printed_range := input_range_printed(ev.prose)):
             out["input-range"] = printed_range
     # (a model that gives back pictures learns to output the pixels it reads: raw pixels make its squared error
@@ -707,7 +716,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                  "loss is not finite from the first step: a vector of zeros -- a gradient that is 0 "
                                  "everywhere, an embedding or a row of zeros -- has norm 0, and x / ||x|| is then 0/0, "
                                  "nan in every value of it (F.normalize divides by max(||x||, eps) instead)")
-    elif went_wrong and (relu_normed := norm_of_relu_output(ev.prose)):
+    # (... at any step, where the loss turned non-finite: a finite plateau or climb is no 0/0)
+    elif (ev.first_nonfinite is not None or {"nan", "inf"} & set(words)) and (relu_normed := norm_of_relu_output(ev.prose)):
         out["relu-norm-unguarded"] = (f"the pasted code divides by the norm of a vector a ReLU made, with nothing to keep "
                                       f"the norm off 0 (`{relu_normed}`): a row whose every pre-activation is below 0 "
                                       "comes out of the ReLU as the zero vector, whose norm is 0, and x / ||x|| is then "

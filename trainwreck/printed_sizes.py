@@ -68,9 +68,10 @@ KEYED = lazy_regex.compile(r"\b(?P<key>" + STAT + r"|avg|average|stdev|sd)\b\s*(
                            + r")(?![\w.])", re.I)
 _NUMBERS = lazy_regex.compile(r"(?<![\w.])" + NUMBER + r"(?![\w.])")
 # (NumPy 2 prints a scalar as its type around it: np.float32(8934.207); PyTorch a 0-d tensor, with its device or dtype
-# where they are not the defaults: tensor(-1024.), tensor(1883., device='cuda:0'))
+# where they are not the defaults, and its grad_fn where autograd made it: tensor(-1024.), tensor(1883., device='cuda:0'),
+# tensor(-1024., grad_fn=<MinBackward1>))
 _SCALAR = lazy_regex.compile(r"^\s*(?:(?:np|numpy)\.\w+\(|tensor\()?\s*(" + NUMBER + r")\s*"
-                             r"(?:,\s*(?:device|dtype)\s*=\s*[^()]*)?\)?\s*$")
+                             r"(?:,\s*(?:device|dtype|grad_fn|requires_grad)\s*=\s*[^()]*)?\)?\s*$")
 # (a line of numbers, as print writes them: bare, in a tuple or a list, or in NumPy's and PyTorch's wrappers)
 ONLY_NUMBERS = lazy_regex.compile(r"(?:(?:tensor|array|np\.\w+|numpy\.\w+)?[(\[]|[)\],]|\s|" + NUMBER + r")+")
 _ALIAS = {"avg": "mean", "average": "mean", "stdev": "std", "sd": "std"}

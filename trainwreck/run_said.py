@@ -166,10 +166,11 @@ NEVER_RECOVERED = lazy_regex.compile(
 NOT_THE_LOSS_RECOVERING = lazy_regex.compile(r"\b(?:if|unless|worried|afraid|fear|might|may|will|would|could|should|hope)\b|'ll\b|"
                                              r"\b(?:acc\w*|val(?:idation)?|val_\w+|f1|iou|auc|bleu|reward\w*|returns?|metric\w*|score)\b|"
                                              r"\b(?:second|other|another|next|new|previous|first) run\b|\bwith clipping\b")
-# ... nor, where it says something never came back, of what stayed away (a spike, a nan, "back below" a bound): a
-# spike that "never recovered" is a loss that did not, but one that "never came back" is a spike that did not
+# ... nor, where it says something never came back, of what stayed away (a spike, a nan, "back above" a bound): a
+# spike that "never recovered" is a loss that did not, but one that "never came back" is a spike that did not; a loss
+# that never came "back down" or "back below" 0.9 did not recover either
 STAYED_AWAY = lazy_regex.compile(r"\b(?:spikes?|nans?|infs?|problem|issue|error)\s+(?:(?:have|has|had)\s+)?(?:never|not|"
-                                 r"didn'?t|don'?t|won'?t|doesn'?t)\b|\bback (?:below|above|under|over)\b")
+                                 r"didn'?t|don'?t|won'?t|doesn'?t)\b|\bback (?:above|over)\b")
 
 
 def never_recovered_said(prose: str) -> str:
@@ -178,7 +179,8 @@ def never_recovered_said(prose: str) -> str:
     for sentence, end in sentences_and_ends(told(prose)):
         m = NEVER_RECOVERED.search(sentence)
         if m and end != "?" and not NOT_THE_LOSS_RECOVERING.search(sentence) \
-                and not (" back" in m.group(0) and STAYED_AWAY.search(sentence)):
+                and not (" back" in m.group(0) and not re.match(r"\s+(?:down|below|under)\b", sentence[m.end():])
+                         and STAYED_AWAY.search(sentence)):
             return m.group(0)
     return ""
 
@@ -286,7 +288,7 @@ def says_not_learning(text: str) -> bool:
 
 # The loss said to climb, in a sentence that does not say it then came back down or that it climbed only in the warmup:
 # "the loss keeps going up", "it increases every epoch" -- not "during warmup the loss climbs a little, then it falls"
-LOSS_CLIMBS = lazy_regex.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,60}?\b(?:keeps?\s+|kept\s+|is\s+|starts?\s+|started\s+)?"
+LOSS_CLIMBS = lazy_regex.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,40}?\b(?:keeps?\s+|kept\s+|is\s+|starts?\s+|started\s+)?"
                                  r"(?:going\s+up|goes\s+up|went\s+up|climb\w*|increas\w*|ris(?:es|ing)|rose|grow\w*|explod\w*|"
                                  r"diverg\w*|blows?\s+up|blew\s+up|cre(?:eps?|eping|pt)\s+up|(?:goes|going|went|comes|came|climbs?|"
                                  r"climbed|shoots?|shot|then)\s+"
@@ -294,7 +296,11 @@ LOSS_CLIMBS = lazy_regex.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,60
                                  # (a loss that "gets worse" is one that climbs -- the loss's own verb, a word or two after
                                  # it, not another subject's: "the loss falls but the accuracy gets worse"; "it gets worse" may
                                  # be the run's result at a rate)
-                                 r"\b(?:loss\w*|cost)\s+(?:\w+\s+){0,2}?(?:gets?|got|getting|becomes?|became)\s+worse\b")
+                                 r"\b(?:loss\w*|cost)\s+(?:\w+\s+){0,2}?(?:gets?|got|getting|becomes?|became)\s+worse\b|"
+                                 # (a fall, then the climb, one clause after the other: "loss drops at the start of every
+                                 # epoch, then climbs back up" -- the verb after ", then" is the loss's, however far)
+                                 r"\b(?:loss\w*|cost)\b[^.;,\n]{0,60}?,\s*(?:and\s+)?then\s+(?:climb\w*|ris(?:es|ing)|rose|"
+                                 r"increas\w*|(?:goes|going|went|comes|came|shoots?|shot)\s+(?:back\s+)?up)\b")
 # (a fall said after the climb, not denied -- "it never comes back down" -- nor the rate's, "drops the learning rate";
 # or the climb said to be the warmup's: "during the warmup the loss climbs")
 CAME_DOWN_AFTER = lazy_regex.compile(r"(?i)(?<!never )(?<!not )(?<!n't )(?<!ever )\b(?:fall\w*|fell|drops?|dropped|comes?\s+(?:back\s+)?down|"
