@@ -569,13 +569,19 @@ _SUMMED = ("sum", "mean", "scatter", "segment_sum")
 LAYER_PIECE = lazy_regex.compile(_LAYER_CALL + r"[^\n]*\)\s*(?:\[[\s\d:,.\-]{1,30}\]|\.(?:chunk|split|unbind)\()")
 
 
+def _definition(code: str, name: str) -> re.Match | None:
+    """Where the code assigns the name a layer is called by (`self.proj = ...`, `head = ...`): the match ends after
+    the `=`."""
+    return re.search(r"(?m)^[ \t]*" + re.escape(name) + r"\s*=(?!=)", code)
+
+
 def _ends_in_probability(rhs: str, code: str) -> bool:
     """Does the layer called on this right-hand side end in a softmax or a sigmoid where the paste defines it
     (`self.head = nn.Sequential(..., nn.Softmax(dim=-1))`), or on the line itself?"""
     if PROBABILITY_SHOWN.search(rhs):
         return True
     called = re.match(r"\s*((?:self\.)?[A-Za-z_]\w{0,40})\s*\(", rhs)
-    defined = re.search(r"(?m)^[ \t]*" + re.escape(called.group(1)) + r"\s*=(?!=)", code) if called else None
+    defined = _definition(code, called.group(1)) if called else None
     return bool(defined and PROBABILITY_SHOWN.search(code, defined.end(), defined.end() + 400))
 
 
@@ -731,10 +737,10 @@ def _made_by_a_relu(rhs: str, code: str) -> bool:
         return False            # (a call with more after it: `torch.relu(h) @ W`, `F.relu(h) + 1.0`)
     if RELU_CALL.match(rhs) or rhs[end:].strip():
         return True
-    defined = re.search(r"(?m)^[ \t]*" + re.escape(call.group(0)) + r"\s*=(?!=)\s*", code)
+    defined = _definition(code, call.group(0))
     if defined is None:
         return False
-    module = code[defined.end():]
+    module = code[defined.end():].lstrip(" \t")
     if re.match(RELU_MODULE, module):
         return True
     sequential = SEQUENTIAL.match(module)
