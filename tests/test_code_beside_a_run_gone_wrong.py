@@ -18,6 +18,7 @@ def test_a_spike_that_never_recovered_is_the_loss_not_recovering_and_one_that_ne
     # (a loss that never came back down, or back below where it was, did not recover either)
     assert never_recovered_said("The loss never went back below 0.9 after that.") == "never went back"
     assert never_recovered_said("One spike never came back down.") == "never came back"
+    assert never_recovered_said("After I switched to bf16 the nans never came back under any seed.") == ""
 
 
 LATE_CLIP = ("Loss spikes even with grad clipping at 1.0, and one spike never recovered (near step 600).\n\n"
@@ -46,7 +47,10 @@ def test_a_loss_said_to_fall_then_climb_back_within_each_epoch_is_a_climb_said()
     assert loss_climb_said("SimCLR: loss drops at the start of every epoch, then climbs back up")
     assert not loss_climb_said("SimCLR: loss drops at the start of every epoch, then climbs back up, then it comes back "
                                "down")
-    # (another subject's verb in the gap is not the loss's)
+    # (a decimal point in the gap is no sentence's end)
+    assert loss_climb_said("The loss sits at about 2.30 for the first three hundred steps, then climbs back up")
+    # (another subject's verb in the gap is not the loss's, nor a verb with an object of its own after ", then")
+    assert not loss_climb_said("The validation loss plateaued for many epochs in a row, then increased patience to 20")
     assert not loss_climb_said("The training loss goes down steadily, but the validation accuracy increases")
     assert not loss_climb_said("The loss went down smoothly over ten epochs while the batch size grows each stage")
 
@@ -76,6 +80,10 @@ def test_exps_made_into_a_name_and_summed_inside_a_log_later_are_a_log_sum_exp_b
     shifted = NT_XENT.replace("sim = z @ z.T / temperature\n",
                               "sim = z @ z.T / temperature\n    sim = sim - jnp.max(sim, axis=-1, keepdims=True)\n")
     assert "exp-unshifted" not in breaking_construct(shifted)
+    # (an exp of a log is a positive quantity, a variance or a scale: its sum is no log-sum-exp of scores)
+    for scale in ("var = torch.exp(self.log_var)\nx = torch.log(var.sum())\n",
+                  "std = torch.exp(0.5 * logvar)\nx = torch.log(std.mean())\n"):
+        assert "exp-unshifted" not in breaking_construct(f"```python\n{scale}```\n")
     # (the mechanism: unit vectors at a temperature of 0.01 give a similarity of 100 on the diagonal, past float32's
     # exp limit, ln(float32 max) = 88.72)
     assert np.log(np.finfo(np.float32).max) == pytest.approx(88.72, abs=0.01)
@@ -115,6 +123,14 @@ RELU_HEAD = ("```python\nself.proj = nn.Sequential(\n    nn.Linear(1536, 512),\n
     ("```python\nz = torch.relu(h) @ self.W\nz = z / z.norm(dim=1, keepdim=True)\n```\n", False),
     ("```python\nz = F.relu(h) + 1.0\nz = z / z.norm(dim=1, keepdim=True)\n```\n", False),
     ("```python\nz = self.linear(h)\nz = z / z.norm(dim=1, keepdim=True)\nz = F.relu(self.fc(x))\n```\n", False),
+    # (a ReLU's output divided by the norm of something else: 0 / ||z|| is 0, no nan)
+    ("```python\nh = F.relu(self.fc(x))\nz = self.lin(x)\nh = h / z.norm(dim=1, keepdim=True)\n```\n", False),
+    # (a bias-free Linear after the ReLU maps 0 to 0; the functional call spelled out; inplace given by position)
+    ("```python\nself.proj = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 4, bias=False))\nz = self.proj(x)\n"
+     "z = z / z.norm(dim=1, keepdim=True)\n```\n", True),
+    ("```python\nz = torch.nn.functional.relu(self.fc(x))\nz = z / torch.norm(z, dim=1, keepdim=True)\n```\n", True),
+    ("```python\nself.proj = nn.Sequential(nn.Linear(3, 4), nn.ReLU(True))\nz = self.proj(x)\n"
+     "z = z / z.norm(dim=1, keepdim=True)\n```\n", True),
 ])
 def test_a_division_by_the_norm_of_a_vector_a_relu_made(code, read):
     assert bool(norm_of_relu_output(code)) is read
@@ -140,6 +156,8 @@ def test_a_nan_later_in_training_beside_a_relu_vector_divided_by_its_norm_counts
     flat = ("The loss is stuck at 2.30 and does not learn.\n" + RELU_HEAD
             + "".join(f"step {k * 100} loss {v}\n" for k, v in enumerate(["2.3031", "2.3029", "2.3027", "2.3026", "2.3025"])))
     assert "relu-norm-unguarded" not in weighed_parts(flat, "WR-060")
+    checked = flat.replace("does not learn.", "does not learn. I checked for nan in the inputs.")
+    assert "relu-norm-unguarded" not in weighed_parts(checked, "WR-060")
 
 
 WAVEFORMS = ("Raw-waveform CNN on 10 classes: loss in the thousands, accuracy ~20%. I thought cross-entropy for 10 classes "
@@ -159,6 +177,7 @@ def test_the_start_the_words_say_a_loss_should_have_is_the_start_they_expected()
     assert start_above_expected(WAVEFORMS, 2.31) == ""
     # (the start of something else -- a rate's warmup -- is no loss's)
     assert start_above_expected("With warmup, the learning rate should start at 0.0001 and reach 0.001.", 2.31) == ""
+    assert start_above_expected("The loss is nan; the learning rate should start at 0.0001 and reach 0.001.", 2.31) == ""
     d = diagnosis(WAVEFORMS)
     assert d.matches[0].entry.id == "WR-330"
     assert any("wavfile.read" in e for e in d.matches[0].evidence)

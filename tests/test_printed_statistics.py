@@ -641,8 +641,12 @@ def test_a_normalisation_layer_said_taken_out_scales_nothing():
     assert weighed_parts(CT_SLICES, "WR-330")["input-range"] > 0
     kept = CT_SLICES.replace("I removed the BatchNorm because my batch is only 8.", "The UNet has BatchNorm after each conv.")
     assert "input-range" not in weighed_parts(kept, "WR-330")
+    for kept_in in ("I did not remove the BatchNorm, even though my batch is only 8.", "The UNet keeps its BatchNorm."):
+        assert "input-range" not in weighed_parts(CT_SLICES.replace("I removed the BatchNorm because my batch is only 8.",
+                                                                    kept_in), "WR-330"), kept_in
     for taken_out in ("I removed all the BatchNorm layers.", "w/o BatchNorm.", "I don't use BatchNorm.",
-                      "BatchNorm removed since the batch is 8.", "I left BatchNorm out for now."):
+                      "BatchNorm removed since the batch is 8.", "I left BatchNorm out for now.",
+                      "I commented out the BatchNorm layers.", "I got rid of nn.BatchNorm2d."):
         assert weighed_parts(CT_SLICES.replace("I removed the BatchNorm because my batch is only 8.", taken_out),
                              "WR-330")["input-range"] > 0, taken_out
     assert "WR-330" in [m.entry.id for m in diagnosis(CT_SLICES).matches[:3]]
@@ -668,3 +672,8 @@ def test_a_regressions_enormous_first_loss_beside_words_that_it_does_not_learn_a
     summed = code.replace("loss = F.mse_loss(model(data), data.y)", "loss = F.mse_loss(model(data), data.y, reduction='none').sum()")
     stuck_sum = diagnosis("The MAE is stuck around 60, nowhere near the papers.\n" + summed + log)
     assert not any("is enormous, though it fell" in e for m in stuck_sum.matches for e in m.evidence)
+    # (nor one built with reduction='none' and summed under another name)
+    elements = code.replace("loss = F.mse_loss(model(data), data.y)",
+                            "criterion = nn.MSELoss(reduction='none')\nl = criterion(model(data), data.y).sum()")
+    stuck_elements = diagnosis("The MAE is stuck around 60, nowhere near the papers.\n" + elements + log)
+    assert not any("is enormous, though it fell" in e for m in stuck_elements.matches for e in m.evidence)

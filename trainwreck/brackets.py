@@ -25,3 +25,13 @@ def arguments(text: str, at: int, reach: int = 400, across_lines: bool = False) 
             args.append(text[start:i])
             start = i + 1
     return None
+
+
+def sequential_layers(text: str, at: int, reach: int = 4000) -> list[str]:
+    """The layers of a Sequential whose bracket opens at `at`, as written and stripped, across lines: its arguments
+    (PyTorch's `nn.Sequential(a, b)`), or the items of the one list it is handed (Keras's `Sequential([a, b])`); [] where
+    the bracket does not close within `reach`."""
+    layers = arguments(text, at, reach=reach, across_lines=True) or []
+    if len(layers) == 1 and layers[0].strip().startswith("["):
+        layers = arguments(layers[0].strip(), 0, reach=reach, across_lines=True) or []
+    return [layer.strip() for layer in layers if layer.strip()]

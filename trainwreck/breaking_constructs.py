@@ -11,7 +11,7 @@ import functools
 import itertools
 import re
 
-from .brackets import arguments
+from .brackets import arguments, sequential_layers
 from .loss_inputs import model_output
 from .precision_said import half_precision_shown
 from .thesaurus import tokens
@@ -701,11 +701,13 @@ def divides_by_norm(prose: str) -> str:
 # ... or a vector a ReLU made: the last op of what the divided name is assigned from, before the division, is a ReLU
 # (`z = self.proj(feats)` where `self.proj = nn.Sequential(..., nn.ReLU())`, `z = F.relu(self.fc(x))`, `z = self.act(h)`
 # where `self.act = nn.ReLU()`), so a row whose every pre-activation is below 0 is exactly the zero vector -- at whichever
-# batch first brings one, not only at the first step. (A Dropout after the ReLU keeps a zero row zero; anything else
-# after it -- a matmul, a constant added -- does not.)
-RELU_MODULE = r"(?:(?:torch\.)?nn\.|(?:keras\.|tf\.keras\.)?layers\.)?ReLU\(\s*(?:inplace\s*=\s*True\s*)?\)"
-RELU_CALL = lazy_regex.compile(r"(?:F|torch|nn\.functional|jax\.nn|tf\.nn|nn)\.relu\(")
-DROPOUT = lazy_regex.compile(r"(?:(?:torch\.)?nn\.|(?:keras\.|tf\.keras\.)?layers\.)?Dropout\(")
+# batch first brings one, not only at the first step. (A layer after the ReLU that maps 0 to 0 -- a Dropout, a Flatten,
+# an Identity, a pooling, a Linear with no bias -- keeps a zero row zero; one that adds a bias or a constant moves it off
+# 0, and a call with more after it, `torch.relu(h) @ W + b`, is not read.)
+RELU_MODULE = r"(?:(?:torch\.)?nn\.|(?:keras\.|tf\.keras\.)?layers\.)?ReLU\(\s*(?:(?:inplace\s*=\s*)?True\s*)?\)"
+RELU_CALL = lazy_regex.compile(r"(?:F|torch|torch\.nn\.functional|nn\.functional|jax\.nn|tf\.nn|nn)\.relu\(")
+KEEPS_ZERO = lazy_regex.compile(r"(?:(?:torch\.)?nn\.|(?:keras\.|tf\.keras\.)?layers\.)?(?:Dropout\w*|Flatten|Identity|"
+                                r"\w*Pool\w*)\(|(?:(?:torch\.)?nn\.)?Linear\([^()]*\bbias\s*=\s*False")
 SEQUENTIAL = lazy_regex.compile(r"(?:(?:torch\.)?nn\.|(?:tf\.)?keras\.(?:models\.)?)?Sequential\(")
 
 
@@ -716,8 +718,12 @@ def norm_of_relu_output(prose: str) -> str:
     if "relu" not in code.lower():
         return ""
     for line, at in _unguarded_norm_lines(code):
-        # (the name just before the slash NORM_DIVISOR starts at: `z = z / z.norm(...)`, `z /= z.norm(...)`)
+        # (the name just before the slash NORM_DIVISOR starts at -- `z = z / z.norm(...)`, `z /= z.norm(...)` -- and the
+        # norm taken of that same name: `h / z.norm()` divides a ReLU's zero row by a norm that need not be 0)
         divided = re.search(r"(?<![\w.])(?P<name>[A-Za-z_]\w{0,30})\s*$", code[code.rfind("\n", 0, at) + 1:at])
+        if divided and not re.match(r"/=?\s*\(?\s*(?:(?:\w+\.)*norm\(\s*" + re.escape(divided.group("name")) + r"\b|"
+                                    + re.escape(divided.group("name")) + r"\.norm\()", code[at:]):
+            continue
         # (its last making before the division: not the division itself, `z = z / z.norm(...)`)
         made = [r for r in _assignments(divided.group("name"), code[:code.rfind("\n", 0, at) + 1])][-1:] if divided else []
         if made and _made_by_a_relu(made[0].split("#")[0].strip(), code):
@@ -744,11 +750,8 @@ def _made_by_a_relu(rhs: str, code: str) -> bool:
     if re.match(RELU_MODULE, module):
         return True
     sequential = SEQUENTIAL.match(module)
-    layers = arguments(module, sequential.end() - 1, reach=4000, across_lines=True) if sequential else None
-    if layers and len(layers) == 1 and layers[0].strip().startswith("["):        # (Keras's list of layers)
-        layers = arguments(layers[0].strip(), 0, reach=4000, across_lines=True)
-    layers = [a.strip() for a in layers or [] if a.strip()]
-    while layers and DROPOUT.match(layers[-1]):
+    layers = sequential_layers(module, sequential.end() - 1) if sequential else []
+    while layers and KEEPS_ZERO.match(layers[-1]):
         layers.pop()
     return bool(layers) and bool(re.fullmatch(RELU_MODULE, layers[-1])
                                  or re.search(r"\bactivation\s*=\s*['\"]relu['\"]", layers[-1]))
@@ -867,7 +870,7 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
         # ... or summed (or averaged) inside a log later, masked or not (`jnp.log(jnp.sum(exp_sim, axis=-1))`,
         # `torch.log((exp_sim * mask).sum(1))`, `torch.log(exp_sim.mean(1))`): a log-sum-exp by hand -- not of an exp
         # of a log (`var = torch.exp(log_var)`), a positive quantity whose sum is no log-sum-exp of scores
-        if made and not re.match(r"\s*\(?\s*log", arg) and re.search(
+        if made and not re.search(r"(?<![A-Za-z])log", arg) and re.search(
                 r"(?<![\w.])(?:\w+\.)*log\(\s*(?:(?:\w+\.)*(?:sum|mean)\(\s*\(?\s*" + name + r"\b(?![\w(])|"
                 + name + r"(?:\[[^\]\n]{0,30}\])?\.(?:sum|mean)\(|\(\s*" + name + r"\b[^()\n]{0,40}\)\.(?:sum|mean)\()",
                 code[m.end():]):

@@ -700,7 +700,7 @@ def _signature(ev: Evidence) -> Signature:
     # short of it)
     if (not grows and not swung and ev.count >= NEVER_BELOW_MIN and not ev.before_start and ev.head[0] > 0
             and ev.low is not None and ev.low >= ev.head[0] and _held_above_start(ev) and at_run_start(ev)
-            and not _words_say_nonfinite(ev)):
+            and not words_say_nonfinite(ev)):
         return sig("climbed-and-stayed", [
             f"the loss never went below its first value, {fmt(ev.head[0])} ({at(0)}): it rose as high as "
             f"{fmt(ev.high)} and ends at {fmt(ev.last)} ({at(ev.count - 1)}), {ev.last / ev.head[0]:.3g}x where it "
@@ -710,7 +710,7 @@ def _signature(ev: Evidence) -> Signature:
     # than the values kept before its end too: its first, lowest, highest and last are the whole run's)
     if (not grows and not swung and ev.count >= NEVER_BELOW_MIN and ev.head[0] > 0
             and low > 0 and ev.last >= DOUBLED * ev.head[0] and ev.last >= STAYED * low and at_run_start(ev)
-            and not _words_say_nonfinite(ev)):
+            and not words_say_nonfinite(ev)):
         jump = _jump_to_peak(ev)
         out = sig("climbed-and-stayed", [
             f"the loss fell to {fmt(low)} ({ev.where(ev.low_at)}), " + (jump or f"climbed back as high as {fmt(ev.high)}, ")
@@ -988,7 +988,7 @@ def _once_an_epoch(ev: Evidence) -> bool:
     return second is None or second.epoch != first.epoch
 
 
-def _words_say_nonfinite(ev: Evidence) -> bool:
+def words_say_nonfinite(ev: Evidence) -> bool:
     """Do the report's sentences say the run went nan or inf (not its code: `clip_grad_norm_(..., float("inf"))`)?"""
     return said_unnegated(sentences_only(ev.prose), {"nan", "inf"})
 
@@ -1507,7 +1507,7 @@ def _back_at_uniform(ev: Evidence) -> str:
 def _a_training_run_from_its_start(ev: Evidence) -> bool:
     """Are the values a training loss's from the run's start, with no nan or inf said: where a climb back from the
     lowest is the run's own (not a validation loss's, an overfitting's, nor a cut short blow-up's)?"""
-    return at_run_start(ev) and not _words_say_nonfinite(ev) and not not_training(ev)
+    return at_run_start(ev) and not words_say_nonfinite(ev) and not not_training(ev)
 
 
 def _since_lowest(ev: Evidence) -> list[float]:

@@ -210,12 +210,17 @@ SCALING_SAID = lazy_regex.compile(r"(?i)normali[sz]|standardi[sz]|z-?scor|\bscal
 
 # (a normalisation layer said taken out or not used is none in the network: "I removed all the BatchNorm layers", "w/o
 # BatchNorm", "I don't use BatchNorm", "BatchNorm removed since the batch is 8", "I left BatchNorm out for now")
-_NORM_LAYER = r"(?:batch|layer|instance|group)[ _-]?norm\w*(?:\s+layers?)?"
-NORM_LAYER_UNUSED = lazy_regex.compile(r"(?i)\b(?:remov\w*|dropp\w*|delet\w*|took\s+out|take\s+out|left\s+out|leave\s+out|"
-                                       r"without|w/o|no|don'?t\s+use|do\s+not\s+use|not\s+using|disabl\w*)\s+"
+_NORM_LAYER = r"(?:nn\.)?(?:batch|layer|instance|group)[ _-]?norm\w*(?:\s+layers?)?"
+# (the verb not denied: "I did not remove the BatchNorm" keeps it)
+_NOT_DENIED = r"(?<!not )(?<!never )(?<!n't )"
+NORM_LAYER_UNUSED = lazy_regex.compile(r"(?i)" + _NOT_DENIED + r"\b(?:remov\w*|dropp\w*|delet\w*|disabl\w*|(?:took|take|left|leave|"
+                                       r"commented|comment)\s+out|(?:turned|switched)\s+off|got\s+rid\s+of|"
+                                       r"without|w/o|no|don'?t\s+use|do\s+not\s+use|not\s+using)\s+"
                                        r"(?:(?:the|all|any|my|our|of|its)\s+){0,3}" + _NORM_LAYER + r"|"
-                                       + _NORM_LAYER + r"\s+(?:(?:is|are|was|were)\s+)?(?:removed|disabled|dropped|taken\s+out)\b|"
-                                       r"\bleft\s+(?:the\s+)?" + _NORM_LAYER + r"\s+out\b")
+                                       + _NORM_LAYER + r"\s+(?:(?:is|are|was|were)\s+)?(?:removed|disabled|dropped|taken\s+out|"
+                                       r"commented\s+out|turned\s+off)\b|"
+                                       + _NOT_DENIED + r"\b(?:left|took|take|commented|turned|switched)\s+(?:the\s+)?"
+                                       + _NORM_LAYER + r"\s+(?:out|off)\b")
 
 
 def scaling_said(text: str) -> re.Match | None:

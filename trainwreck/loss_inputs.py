@@ -13,7 +13,7 @@ import itertools
 import math
 import re
 
-from .brackets import arguments
+from .brackets import arguments, sequential_layers
 from .code_blocks import block_under, indent
 from .curve_shape import fmt
 from .logscan import Evidence
@@ -548,7 +548,7 @@ def _module_ends_in_probabilities(block: str, name: str) -> str:
         if made.group("what") != "Sequential":
             return " ".join(block[made.start("what") - (3 if block[:made.start("what")].endswith("nn.") else 0):
                                   block.find(")", made.end()) + 1].split())
-        args = [a.strip() for a in arguments(block, made.end() - 1, reach=2000, across_lines=True) or [] if a.strip()]
+        args = sequential_layers(block, made.end() - 1, reach=2000)
         if args and (last := re.match(r"(?:torch\.)?(?:nn\.)?(?:Softmax|Sigmoid)\([^()]*\)", args[-1])):
             return last.group(0)
     return ""

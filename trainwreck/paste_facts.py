@@ -18,7 +18,7 @@ from .clip_unused import CLIP_NO_EFFECT_SAID, clip_never_applied
 from .breaking_constructs import (MASKED_INF, breaking_construct, mask_row_printed, code_of, divides_by_norm, norm_of_relu_output,
                                   inverse_of_sum, loss_def_body, token_counts, y_pred_slices)
 from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, PLATEAU_FALL, Signature, at_run_start, fmt, rate_at_top_as_the_loss_rose,
-                          pinned_at_uniform, same_batch_jumps)
+                          pinned_at_uniform, same_batch_jumps, words_say_nonfinite)
 from .data_checked import data_said_finite, inputs_only
 from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
                           KERAS_NORMALIZATION, KERAS_UINT8, LABELS_REMAPPED, MASK_255, MASK_255_HANDLED, MAX_255,
@@ -55,7 +55,7 @@ from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_b
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
 from .sentences import denied_before, sentences_only, told
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
-from .printed_sizes import RAW_SIZE, input_range_printed, target_size_printed
+from .printed_sizes import input_range_printed, target_size_printed
 from .start_loss import early_jump_seen, regression_start_said, start_high
 from .thesaurus import tokens
 from .timing_words import timing_of
@@ -121,12 +121,19 @@ def _whole_epoch_finite(ev: Evidence) -> bool:
     return len({epoch_number(p) for i in range(min(finite, 400)) if (p := ev.at(i)) is not None} - {None}) >= 2
 
 
-def _sum_beside_no_built_loss(prose: str) -> bool:
+# A squared error still this large at a run's last value: far above what a head that had learnt only the mean of
+# unit-scale targets scores (their variance, 1) -- targets left in their units, not a loss that fell to 9
+STILL_LARGE_MSE = 100.0
+REDUCTION_NONE = lazy_regex.compile(r"reduction\s*=\s*['\"]none['\"]|Reduction\.NONE\b")
+
+
+def _loss_not_a_mean(prose: str) -> bool:
     """Does the paste make its loss something other than a mean (NOT_A_MEAN)? Where the code builds a framework's loss,
     a mean unless told otherwise, a `.sum()` on a line that names no loss is a metric's or a count's (the test loop's
-    absolute error summed over the examples): only one on a loss's line (`loss = F.mse_loss(p, y, reduction='none').sum()`)
-    or another of NOT_A_MEAN's forms (a regularizer, add_loss) counts."""
-    if not losses_built(prose):
+    absolute error summed over the examples): only one on a loss's line (`loss = F.mse_loss(p, y).sum()`), any beside a
+    loss built with reduction='none' (whose elements something must then reduce), or another of NOT_A_MEAN's forms (a
+    regularizer, add_loss) counts."""
+    if not losses_built(prose) or REDUCTION_NONE.search(prose):
         return bool(NOT_A_MEAN.search(prose))
     for m in itertools.islice(NOT_A_MEAN.finditer(prose), 20):
         end = prose.find("\n", m.end())
@@ -231,20 +238,19 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # words that it does not learn): the first loss still says the targets' size -- a fresh network's outputs are near
     # 0, and an epoch's mean that holds the start is no larger than it -- whatever the steps after it did (a head that
     # settles on the targets' mean scores their variance, and stays there)
-    # (or beside words that it does not learn, where its last value is still RAW_SIZE or more: a squared error that a
-    # head which had learnt the mean of unit-scale targets would not still score, their variance being 1 -- not a loss
-    # that fell to 9)
-    elif regressor and (went_wrong or (says_not_learning(ev.prose) and ev.last >= RAW_SIZE)) and ev.first_nonfinite is None \
+    # (or beside words that it does not learn, where its last value is still STILL_LARGE_MSE or more)
+    elif regressor and (went_wrong or (says_not_learning(ev.prose) and ev.last >= STILL_LARGE_MSE)) \
+            and ev.first_nonfinite is None \
             and ev.count >= 2 and ev.head[0] >= ENORMOUS_START \
             and ev.last <= ev.head[0] / 2 and not climbed \
-            and at_run_start(ev) and not SUMMED.search(ev.prose) and not _sum_beside_no_built_loss(ev.prose) \
+            and at_run_start(ev) and not SUMMED.search(ev.prose) and not _loss_not_a_mean(ev.prose) \
             and not absolute_loss(ev.prose) and "targets" not in scaled["scaled"] and "inputs" not in scaled["unscaled"]:
         out["raw-targets"] = (f"{regressor} (a regression's run), and its first loss ({fmt(ev.head[0])}) is enormous, "
                               f"though it fell to {fmt(ev.last)}: a mean squared error that large, on outputs still "
                               f"near 0, takes targets of about {fmt(math.sqrt(ev.head[0]))} in size (its square root), "
                               "in their raw units")
     # ... and, with no loss printed, a regression's first loss said in words and enormous ("the MSE starts at 3.1e7")
-    elif regressor and not ev.count and not SUMMED.search(ev.prose) and not _sum_beside_no_built_loss(ev.prose) \
+    elif regressor and not ev.count and not SUMMED.search(ev.prose) and not _loss_not_a_mean(ev.prose) \
             and "targets" not in scaled["scaled"] and "inputs" not in scaled["unscaled"] \
             and (said := regression_start_said(ev.prose)):
         value, quoted = said
@@ -716,13 +722,15 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                  "loss is not finite from the first step: a vector of zeros -- a gradient that is 0 "
                                  "everywhere, an embedding or a row of zeros -- has norm 0, and x / ||x|| is then 0/0, "
                                  "nan in every value of it (F.normalize divides by max(||x||, eps) instead)")
-    # (... at any step, where the loss turned non-finite: a finite plateau or climb is no 0/0)
-    elif (ev.first_nonfinite is not None or {"nan", "inf"} & set(words)) and (relu_normed := norm_of_relu_output(ev.prose)):
-        out["relu-norm-unguarded"] = (f"the pasted code divides by the norm of a vector a ReLU made, with nothing to keep "
-                                      f"the norm off 0 (`{relu_normed}`): a row whose every pre-activation is below 0 "
-                                      "comes out of the ReLU as the zero vector, whose norm is 0, and x / ||x|| is then "
-                                      "0/0, nan in that row -- at whichever batch first brings such a row, not only at "
-                                      "the first step (F.normalize divides by max(||x||, eps) instead)")
+    # (... at any step, where the loss turned non-finite, printed or said: a finite plateau or climb is no 0/0)
+    elif (ev.first_nonfinite is not None or ev.count == 0 and words_say_nonfinite(ev)) \
+            and (relu_normed := norm_of_relu_output(ev.prose)):
+        out["relu-norm-unguarded"] = (f"the pasted code divides a vector a ReLU made by its own norm, with nothing to keep "
+                                      f"the norm off 0 (`{relu_normed}`): a row whose every pre-activation is at or below "
+                                      "0 comes out of the ReLU as the zero vector (the whole tensor, where the norm takes "
+                                      "no dim), whose norm is 0, and x / ||x|| is then 0/0, nan -- at whichever batch first "
+                                      "brings such a row, not only at the first step (PyTorch's F.normalize divides by "
+                                      "max(||x||, eps), TensorFlow's tf.math.l2_normalize by max(||x||², eps)'s root)")
     if sig.name == "plateau-from-start" and first is not None and last is not None:
         # a percentage when printed with % or when both are above 1; both at most 1 without %, a
         # fraction; one of each cannot be read

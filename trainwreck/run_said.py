@@ -168,7 +168,9 @@ NOT_THE_LOSS_RECOVERING = lazy_regex.compile(r"\b(?:if|unless|worried|afraid|fea
                                              r"\b(?:second|other|another|next|new|previous|first) run\b|\bwith clipping\b")
 # ... nor, where it says something never came back, of what stayed away (a spike, a nan, "back above" a bound): a
 # spike that "never recovered" is a loss that did not, but one that "never came back" is a spike that did not; a loss
-# that never came "back down" or "back below" 0.9 did not recover either
+# that never came "back down", or "back below" 0.9 or where it was, did not recover either (BACK_TO_ITS_LEVEL) -- not
+# "never came back under any seed", the nans staying away
+BACK_TO_ITS_LEVEL = r"\s+(?:down\b|(?:below|under)\s+(?:~\s*)?(?:\d|where|its\b|the\s+(?:previous|old|earlier)))"
 STAYED_AWAY = lazy_regex.compile(r"\b(?:spikes?|nans?|infs?|problem|issue|error)\s+(?:(?:have|has|had)\s+)?(?:never|not|"
                                  r"didn'?t|don'?t|won'?t|doesn'?t)\b|\bback (?:above|over)\b")
 
@@ -179,7 +181,7 @@ def never_recovered_said(prose: str) -> str:
     for sentence, end in sentences_and_ends(told(prose)):
         m = NEVER_RECOVERED.search(sentence)
         if m and end != "?" and not NOT_THE_LOSS_RECOVERING.search(sentence) \
-                and not (" back" in m.group(0) and not re.match(r"\s+(?:down|below|under)\b", sentence[m.end():])
+                and not (" back" in m.group(0) and not re.match(BACK_TO_ITS_LEVEL, sentence[m.end():])
                          and STAYED_AWAY.search(sentence)):
             return m.group(0)
     return ""
@@ -298,9 +300,11 @@ LOSS_CLIMBS = lazy_regex.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,40
                                  # be the run's result at a rate)
                                  r"\b(?:loss\w*|cost)\s+(?:\w+\s+){0,2}?(?:gets?|got|getting|becomes?|became)\s+worse\b|"
                                  # (a fall, then the climb, one clause after the other: "loss drops at the start of every
-                                 # epoch, then climbs back up" -- the verb after ", then" is the loss's, however far)
-                                 r"\b(?:loss\w*|cost)\b[^.;,\n]{0,60}?,\s*(?:and\s+)?then\s+(?:climb\w*|ris(?:es|ing)|rose|"
-                                 r"increas\w*|(?:goes|going|went|comes|came|shoots?|shot)\s+(?:back\s+)?up)\b")
+                                 # epoch, then climbs back up" -- the verb after ", then" is the loss's, with no object of
+                                 # its own: not "then increased patience to 20")
+                                 r"\b(?:loss\w*|cost)\b(?:[^.;,\n]|\.\d){0,60}?,\s*(?:and\s+)?then\s+(?:climb\w*|ris(?:es|ing)|rose|"
+                                 r"increas(?:es|ed)\b(?!\s+(?:the|my|a|an|our|its|\w+\s+to)\b)|"
+                                 r"(?:goes|going|went|comes|came|shoots?|shot)\s+(?:back\s+)?up)\b")
 # (a fall said after the climb, not denied -- "it never comes back down" -- nor the rate's, "drops the learning rate";
 # or the climb said to be the warmup's: "during the warmup the loss climbs")
 CAME_DOWN_AFTER = lazy_regex.compile(r"(?i)(?<!never )(?<!not )(?<!n't )(?<!ever )\b(?:fall\w*|fell|drops?|dropped|comes?\s+(?:back\s+)?down|"

@@ -146,7 +146,7 @@ EXPECTED_AT_START = lazy_regex.compile(r"(?i)(?:\bexpect\w*\s+(?:a\s+(?:first\s+
                                        # near 0.69": the start they expected, said as what it should be; `should` is None
                                        # in a START_VS_EXPECTED match, which has no such group)
                                        # (of the loss: not "the learning rate should start at 0.0001")
-                                       r"\b(?:loss\w*|it|cross[- ]?entropy|nll|bce)\b[^.?!\n]{0,40}?"
+                                       r"\b(?:loss\w*|it|cross[- ]?entropy|nll|bce)\b[^.?!;,\n]{0,40}?"
                                        r"\b(?:should|would|ought\s+to)\s+(?:start|begin)\s+(?:at\s+|around\s+|near\s+)?"
                                        r"(?:about\s+|around\s+|roughly\s+|~\s*)?(?P<should>\d+(?:\.\d+)?)(?!\d|\.\d))")
 WORKED_OUT_SUM = lazy_regex.compile(r"\d+\s*[*x\u00d7]\s*(?:ln|log)\b")

@@ -81,9 +81,8 @@ STD_MET_ANY_STEP = ("item-std-unguarded", "std-nan-printed", "relu-norm-unguarde
 
 def _std_met_any_step(c) -> bool:
     """Does the paste show a division by a spread (or a norm) met wherever the data brought one that is 0 or not a
-    number? (Or
-    PyTorch's warning that a std or a variance was taken over one value, ONE_VALUE_SPREAD: a minibatch of one, met at
-    whichever step the data first made one -- a rollout whose length leaves 1 over.)"""
+    number? (Or PyTorch's warning that a std or a variance was taken over one value, ONE_VALUE_SPREAD: a minibatch of
+    one, met at whichever step the data first made one -- a rollout whose length leaves 1 over.)"""
     return any(fact in c.printed for fact in STD_MET_ANY_STEP) or any(ONE_VALUE_SPREAD in k for k in c.ev.messages)
 # The facts that are constructs of the pasted code (breaking_constructs.breaking_construct): suspects, which order the
 # candidates but never name one on their own (diagnose._decide: unless a warning the run printed was raised at their
