@@ -730,7 +730,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                       "0 comes out of the ReLU as the zero vector (the whole tensor, where the norm takes "
                                       "no dim), whose norm is 0, and x / ||x|| is then 0/0, nan -- at whichever batch first "
                                       "brings such a row, not only at the first step (PyTorch's F.normalize divides by "
-                                      "max(||x||, eps), TensorFlow's tf.math.l2_normalize by max(||x||², eps)'s root)")
+                                      "max(||x||, eps), TensorFlow's tf.math.l2_normalize by √max(||x||², eps))")
     if sig.name == "plateau-from-start" and first is not None and last is not None:
         # a percentage when printed with % or when both are above 1; both at most 1 without %, a
         # fraction; one of each cannot be read
