@@ -181,3 +181,25 @@ def test_the_start_the_words_say_a_loss_should_have_is_the_start_they_expected()
     d = diagnosis(WAVEFORMS)
     assert d.matches[0].entry.id == "WR-330"
     assert any("wavfile.read" in e for e in d.matches[0].evidence)
+
+
+def test_words_that_it_does_not_learn_beside_a_curve_that_did_not_fall_read_the_code():
+    """A run said not to learn, whose printed loss ends no lower than it started or whose last values stopped moving:
+    the words are the run's verdict, and the code's constructs are read (gradients cleared once per epoch; a NumPy
+    network's weights all zeros). A falling curve with no such words, or one still falling, is read as it was."""
+    loop = ("```python\nfor epoch in range(30):\n    opt.zero_grad()\n    for xb in train_loader:\n"
+            "        loss = crit(model(xb), xb)\n        loss.backward()\n        opt.step()\n```\n")
+    rose = "".join(f"epoch {k:02d}  train {v}  val 0.9{k}11\n" for k, v in enumerate(
+        ["0.7343", "0.8461", "0.8019", "0.8827", "0.8390", "0.9102", "0.8675", "0.9246"], 1))
+    d = diagnosis("It's clearly going nowhere, not really learning anything.\n" + loop + rose)
+    assert d.matches and d.matches[0].entry.id == "WR-260"
+    assert not diagnosis("Here is my loop and its log.\n" + loop + rose).matches
+    numpy = ("```python\nW1 = np.zeros((n_in, n_hid)); b1 = np.zeros(n_hid)\nW2 = np.zeros((n_hid, n_in)); b2 = np.zeros(n_in)\n"
+             "```\n")
+    stalled = "".join(f"{k * 1000} {v}\n" for k, v in enumerate(
+        ["0.2777", "0.0213", "0.0196", "0.011", "0.0097", "0.0097", "0.0096", "0.0096", "0.0096", "0.0096"]))
+    d = diagnosis("my loss gets stuck at 0.0096 and never goes lower.\n" + numpy + stalled)
+    assert d.matches and d.matches[0].entry.id == "WR-110"
+    falling = "".join(f"{k * 1000} {v}\n" for k, v in enumerate(
+        ["0.2777", "0.1213", "0.0696", "0.041", "0.0257", "0.0161", "0.0102", "0.0066", "0.0041", "0.0026"]))
+    assert not diagnosis("my loss gets stuck and never goes lower.\n" + numpy + falling).matches

@@ -18,7 +18,7 @@ from .clip_unused import CLIP_NO_EFFECT_SAID, clip_never_applied
 from .breaking_constructs import (MASKED_INF, breaking_construct, mask_row_printed, code_of, divides_by_norm, norm_of_relu_output,
                                   inverse_of_sum, loss_def_body, token_counts, y_pred_slices)
 from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, PLATEAU_FALL, Signature, at_run_start, fmt, rate_at_top_as_the_loss_rose,
-                          pinned_at_uniform, same_batch_jumps, words_say_nonfinite)
+                          flat_tail, pinned_at_uniform, same_batch_jumps, words_say_nonfinite)
 from .data_checked import data_said_finite, inputs_only
 from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
                           KERAS_NORMALIZATION, KERAS_UINT8, LABELS_REMAPPED, MASK_255, MASK_255_HANDLED, MAX_255,
@@ -127,6 +127,14 @@ STILL_LARGE_MSE = 100.0
 REDUCTION_NONE = lazy_regex.compile(r"reduction\s*=\s*['\"]none['\"]|Reduction\.NONE\b")
 
 
+def _did_not_fall(ev: Evidence) -> bool:
+    """Does the printed loss end no lower than PLATEAU_FALL below its first value, or have its last values stopped
+    moving (flat_tail), three values or more? Beside it, words that the run does not learn ("stuck at 0.0096 and never
+    goes lower") are the run's own verdict: no falling curve outranks them."""
+    return ev.count >= 3 and ev.first_nonfinite is None and ev.head[0] > 0 and (
+        ev.last >= (1 - PLATEAU_FALL) * ev.head[0] or flat_tail(ev))
+
+
 def _loss_not_a_mean(prose: str) -> bool:
     """Does the paste make its loss something other than a mean (NOT_A_MEAN)? Where the code builds a framework's loss,
     a mean unless told otherwise, a `.sum()` on a line that names no loss is a metric's or a count's (the test loop's
@@ -160,7 +168,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         or loss_climb_said(ev.prose) \
         or bool(gan_failure_said(ev.prose)) \
         or bool(dead_units_said(ev.prose)) \
-        or says_not_learning(ev.prose) and bool(RL_RUN.search(ev.prose)) \
+        or says_not_learning(ev.prose) and (bool(RL_RUN.search(ev.prose)) or _did_not_fall(ev)) \
         or bool(nonfinite_skipped(ev.prose)) \
         or bool(pinned_at_uniform(ev))
     # (a layer said dead is a run gone wrong, whatever its curve did; so is an RL agent said not to learn, whose loss

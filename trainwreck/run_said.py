@@ -199,6 +199,8 @@ STUCK = lazy_regex.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|d
 # statement of this run now: not in a question ("is it stuck?"), of the past ("I was stuck on this for days"), of
 # the validation or test scores, of a speed ("not decreasing as fast as in the paper"), nor a run that hangs.
 NOT_LEARNING = lazy_regex.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stopped|stops)\s+"
+                                  # (an adverb between: "it's not really learning anything")
+                                  r"(?:(?:really|actually|even)\s+)?"
                                   r"(?:go(?:ing)? down|decreas\w*|improv\w*|learn\w*|converg\w*|drop\w*|"
                                   # (the loss's moving, not a tensor's: "I did not move the model to the GPU")
                                   r"mov(?:e|es|ed|ing)\b(?!\s+(?:the|my|it|them|this|that|to|onto|data|model|tensors?|"
