@@ -203,3 +203,48 @@ def test_words_that_it_does_not_learn_beside_a_curve_that_did_not_fall_read_the_
     falling = "".join(f"{k * 1000} {v}\n" for k, v in enumerate(
         ["0.2777", "0.1213", "0.0696", "0.041", "0.0257", "0.0161", "0.0102", "0.0066", "0.0041", "0.0026"]))
     assert not diagnosis("my loss gets stuck and never goes lower.\n" + numpy + falling).matches
+
+
+def test_a_custom_loop_under_mixed_float16_said_to_stop_learning_reads_the_missing_loss_scale():
+    """"Mixed precision makes my autoencoder stop learning" beside a loss that stopped moving: a run gone wrong, so
+    the custom loop's missing LossScaleOptimizer is read (WR-040)."""
+    text = ("Mixed precision makes my LSTM autoencoder stop learning (custom training loop)\n"
+            "```python\nmixed_precision.set_global_policy(\"mixed_float16\")\nopt = keras.optimizers.Adam(1e-3)\n"
+            "@tf.function\ndef train_step(x):\n    with tf.GradientTape() as tape:\n"
+            "        loss = tf.reduce_mean(tf.square(model(x, training=True) - x))\n"
+            "    grads = tape.gradient(loss, model.trainable_variables)\n"
+            "    opt.apply_gradients(zip(grads, model.trainable_variables))\n```\n"
+            + "".join(f"epoch {k}   loss {v}\n" for k, v in enumerate(
+                ["0.7417", "0.4120", "0.3538", "0.3391", "0.3342", "0.3309", "0.3311"], 1)))
+    d = diagnosis(text)
+    assert d.matches and d.matches[0].entry.id == "WR-040"
+    assert any("no LossScaleOptimizer" in e for e in d.matches[0].evidence)
+
+
+@pytest.mark.parametrize("words, read", [
+    ("the reconstruction is basically a flat line for\nevery window no matter what the input looks like.", True),
+    ("the predicted values for every window in a batch are identical to like 4 decimals.", True),
+    ("The predictions for every sample are identical.", True),
+    ("the outputs for all images are the same size as the input.", False),
+    ("The predictions for every sample are identical to the inputs.", False),
+])
+def test_one_output_for_every_input_said_of_a_flat_line_or_identical_predictions(words, read):
+    from trainwreck.frozen_said import one_output_said
+
+    assert bool(one_output_said(words)) is read
+
+
+def test_an_autoencoders_raw_targets_are_its_raw_inputs():
+    """An autoencoder reconstructs its inputs, so a squared error still enormous after 50 epochs says its inputs are in
+    their raw units: WR-330's cause (scaling the inputs scales the targets), not a regression's targets apart."""
+    text = ("LSTM autoencoder reconstructs a flat line, huge loss (Keras). The loss is enormous and decreases very slowly, "
+            "and the reconstruction is basically a flat line for every window.\n"
+            "```python\nmodel.compile(optimizer=\"adam\", loss=\"mse\")\nmodel.fit(X_train, X_train, epochs=50)\n```\n"
+            + "".join(f"Epoch {k}/50\n612/612 [==============================] - 15s 25ms/step - loss: {v}\n"
+                      for k, v in [(1, "3035712.2500"), (2, "2987401.0000"), (3, "2930318.7500"), (48, "912455.8750"),
+                                   (49, "899021.3125"), (50, "885873.6250")]))
+    d = diagnosis(text)
+    assert d.matches[0].entry.id == "WR-330"
+    assert any("the model reconstructs its inputs (\"autoencoder\"), so its targets are its inputs" in e
+               for e in d.matches[0].evidence)
+    assert "raw-targets" not in weighed_parts(text, "WR-360")

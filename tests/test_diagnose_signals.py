@@ -4851,7 +4851,10 @@ def test_a_jump_in_nats_above_a_uniform_start_is_a_warmupless_spike_though_under
     assert d.verdict == "failure" and d.matches[0].entry.id == "WR-250"
     assert ("the loss jumped from 10.41 at step 0 to 13.9 at step 5 (x1.3), 3.5 nats above a start at ln 32000 = 10.37, "
             "a uniform guess, in a run the report says kept one rate from its start (no warmup)") in d.matches[0].evidence[0]
-    assert diagnosis(head.replace("32k vocab", "own vocab") + log).verdict == "healthy"
+    # (with no ln C to measure it by, the jump is no spike: nothing is named with confidence, and no evidence says the
+    # loss jumped -- though the words that it is stuck, beside a loss that stopped moving, leave the setting a suspect)
+    own = diagnosis(head.replace("32k vocab", "own vocab") + log)
+    assert own.verdict != "failure" and not any("the loss jumped from" in e for m in own.matches for e in m.evidence)
     assert diagnosis(head.replace("no scheduler", "linear warmup over 2000 steps") + log).verdict == "healthy"
 
 

@@ -74,6 +74,15 @@ ONE_OUTPUT = lazy_regex.compile(
     # (not of one example, `predict(X_test[:1])`, nor a count of 1 printed beside it: one row has one class)
     r"|\bunique\((?:[\w.]{1,40}\.)?predict(?:_classes)?\((?![^()\n]{0,40}\[\s*(?:-?\d+|:\s*1|\w+\s*:\s*\w+\s*\+\s*1)\s*\])"
     r"[^()\n]{0,40}\)[^\n]{0,40}\n[ \t]*\(?array\(\[\s*[-+]?\d+(?:\.\d*)?\s*\]\)(?!,\s*array\(\[\s*1\s*\]\))"
+    # "the reconstruction is basically a flat line for every window": one flat output, whatever the input
+    r"|\b(?:reconstructions?|predictions?|outputs?|forecasts?)\s+(?:is|are|was|were)\s+(?:basically\s+|just\s+|always\s+)?"
+    # (a paragraph may wrap anywhere in it)
+    r"a\s+flat\s+line\s+(?:for|on)\s+" + _EVERY.replace(" ", r"\s+") + r"\s+" + _INPUTS + r"\b"
+    # "the predicted values for every window in a batch are identical to like 4 decimals": the outputs for every input,
+    # said alike (not alike in their shape, nor "identical to the inputs", a reconstruction that worked)
+    r"|\b(?:predicted\s+values|predictions?|outputs?|reconstructions?)\s+(?:for|of)\s+" + _EVERY.replace(" ", r"\s+")
+    + r"\s+" + _INPUTS + r"(?:\s+in\s+(?:a|the)\s+batch)?\s+(?:are|were)\s+(?:all\s+)?(?:identical|the\s+same)\b"
+    r"(?!\s+(?:as|size|shape)\b|\s+to\b(?!\s+(?:like\s+|about\s+|within\s+)?\d))"
     # "the predicted mask is the same blurry oval for every X-ray": a prediction said the same thing for every input
     # (a value, not its shape: "the output shape is the same for every image", "the same size for every image")
     r"|\b(?:predicted|output)\s+(?!" + _SHAPE + r")[\w-]+\s+(?:is|are|was|were)\s+(?:always\s+|exactly\s+)?the same\s+"

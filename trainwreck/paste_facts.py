@@ -601,6 +601,14 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # enormous by themselves, the inputs' scale -- one cause, and dividing the inputs by 255 scales its targets too)
     if "raw-pixels" in out and IMAGE_TO_IMAGE.search(ev.prose) and not OTHER_TARGET.search(ev.prose):
         out.pop("raw-targets", None)
+    # (... and any model that reconstructs its inputs, an autoencoder of sensor windows too: its targets are its
+    # inputs, so targets in their raw units are inputs in their raw units, fed as they are -- the inputs' scale, and
+    # scaling the inputs scales its targets)
+    elif "raw-targets" in out and (made := IMAGE_TO_IMAGE.search(ev.prose)) and not OTHER_TARGET.search(ev.prose) \
+            and "inputs" not in scaled["scaled"]:
+        out.setdefault("input-range", f"the model reconstructs its inputs (\"{' '.join(made.group(0).split())}\"), so its "
+                                      f"targets are its inputs: {out.pop('raw-targets')} -- and so are its inputs, fed as "
+                                      "they are")
     overflow, printed = exp_overflow(ev)
     if overflow:
         # (a logit the run printed past exp's limit is the run's own number: a printed fact's whole weight)

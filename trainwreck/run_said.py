@@ -198,7 +198,9 @@ STUCK = lazy_regex.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|d
 # Words that a run does not learn ("doesn't learn at all", "accuracy stuck at 10%", "the loss plateaus"), said as a
 # statement of this run now: not in a question ("is it stuck?"), of the past ("I was stuck on this for days"), of
 # the validation or test scores, of a speed ("not decreasing as fast as in the paper"), nor a run that hangs.
-NOT_LEARNING = lazy_regex.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stopped|stops)\s+"
+NOT_LEARNING = lazy_regex.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stopped|stops|"
+                                  # ("mixed precision makes my autoencoder stop learning")
+                                  r"(?<!not )(?<!n't )(?<!never )\bstop)\s+"
                                   # (an adverb between: "it's not really learning anything")
                                   r"(?:(?:really|actually|even)\s+)?"
                                   r"(?:go(?:ing)? down|decreas\w*|improv\w*|learn\w*|converg\w*|drop\w*|"
