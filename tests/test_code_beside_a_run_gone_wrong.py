@@ -248,3 +248,33 @@ def test_an_autoencoders_raw_targets_are_its_raw_inputs():
     assert any("the model reconstructs its inputs (\"autoencoder\"), so its targets are its inputs" in e
                for e in d.matches[0].evidence)
     assert "raw-targets" not in weighed_parts(text, "WR-360")
+
+
+def encoder_log(every: int = 50) -> str:
+    """A climb to nan over the first eight prints, one print every `every` steps, the rate printed at its top."""
+    return ("Small encoder trained from scratch diverges (Flax/optax), adamw with a cosine schedule.\n"
+            + "".join(f"step {every * k:6d}  loss {v}  lr {r}\n" for k, (v, r) in enumerate([
+                ("2.4127", "5.000e-04"), ("2.2310", "5.000e-04"), ("2.1642", "4.999e-04"), ("2.3088", "4.999e-04"),
+                ("3.9461", "4.998e-04"), ("9.7718", "4.998e-04"), ("28.5530", "4.997e-04"), ("nan", "4.996e-04")], 1)))
+
+
+ENCODER = encoder_log()
+
+
+def test_a_run_that_breaks_in_its_first_steps_at_the_rate_it_started_with_makes_the_warmupless_start_a_suspect():
+    """WR-250's page: taking a transformer recipe's warmup out is a common way for a run to turn nan in its first few
+    hundred steps. A climb to nan by step 400, the printed rate at its top from the first print, an adaptive
+    optimizer, no warmup set: WR-250 beside WR-220, and neither named with confidence."""
+    from trainwreck.curve_shape import EARLY_BREAK_STEPS
+
+    d = diagnosis(ENCODER)
+    ranked = [m.entry.id for m in d.matches]
+    assert d.verdict == "uncertain" and ranked[:2] == ["WR-220", "WR-250"]
+    assert any("turned non-finite at step 400, within the first 1000 steps" in e for e in d.matches[1].evidence)
+    # (a warmup set, a lower rate that failed all the same, a break past EARLY_BREAK_STEPS: no such suspect)
+    for other in (ENCODER.replace("cosine schedule", "cosine schedule, warmup_steps=500"),
+                  ENCODER.replace("(Flax/optax)", "(Flax/optax); lr 1e-5 still nan at step 400,")):
+        assert "no-warmup" not in weighed_parts(other, "WR-250"), other[:80]
+    # (a print every 125 steps puts the nan at step 1000, EARLY_BREAK_STEPS; every 200, at step 1600, past it)
+    assert weighed_parts(encoder_log(every=EARLY_BREAK_STEPS // 8), "WR-250")["no-warmup"] > 0
+    assert "no-warmup" not in weighed_parts(encoder_log(every=EARLY_BREAK_STEPS // 5), "WR-250")

@@ -1709,6 +1709,32 @@ def rate_at_top_as_the_loss_rose(ev: Evidence) -> str:
     return f"the loss rose from {fmt(ev.head[0])} at {ev.where(0)} to {fmt(ev.head[rise])} at {ev.where(rise)}{flat}"
 
 
+# A run that broke -- its loss turned non-finite, or a climb the loss watch flags began -- by this step of the log's own
+# numbering, from a first print at the run's start, at the rate it started with: the warmup-less first steps are a
+# suspect beside the rate itself (WR-250's page: taking a transformer recipe's warmup out "is a common way for such a run
+# to jump or turn nan in its first few hundred steps"; Liu et al. 2020 trace the early instability to Adam's adaptive
+# rate, whose variance is largest while few gradients are in its estimate)
+EARLY_BREAK_STEPS = 1000
+
+
+def broke_early_without_warmup(ev: Evidence, sig: Signature) -> str:
+    """"the loss broke at ..., within the first EARLY_BREAK_STEPS steps, in a run whose log prints ..." where nothing sets
+    a warmup and the rate is one from the start (printed the same or falling from the first step, a pasted loop with no
+    scheduler, a rate said as one number, a decay from the top) under an adaptive optimizer; or ""."""
+    if WARMUP_SET.search(ev.prose) or not at_run_start(ev) or not _adaptive(ev):
+        return ""
+    at = ev.first_nonfinite if ev.first_nonfinite is not None else sig.climb_warning
+    step = step_number(pos) if at is not None and (pos := ev.at(at)) is not None else None
+    if step is None or step > EARLY_BREAK_STEPS:
+        return ""
+    flat = (_rate_flat_from_start(ev) or _loop_without_schedule(ev.prose) or _rate_said_without_schedule(ev.prose)
+            or _decay_from_the_top(ev))
+    if not flat:
+        return ""
+    how = "turned non-finite" if at == ev.first_nonfinite else "began to climb"
+    return f"the loss {how} at {ev.where(at)}, within the first {EARLY_BREAK_STEPS} steps,{flat}"
+
+
 def flat_tail(ev: Evidence) -> bool:
     """Do the last SHAPE_MIN // 2 values (all above zero) lie within PLATEAU_FALL of their lowest: a loss that has
     stopped moving, wherever it stopped?"""

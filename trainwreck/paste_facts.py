@@ -17,7 +17,7 @@ import statistics
 from .clip_unused import CLIP_NO_EFFECT_SAID, clip_never_applied
 from .breaking_constructs import (MASKED_INF, breaking_construct, mask_row_printed, code_of, divides_by_norm, norm_of_relu_output,
                                   inverse_of_sum, loss_def_body, token_counts, y_pred_slices)
-from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, PLATEAU_FALL, Signature, at_run_start, fmt, rate_at_top_as_the_loss_rose,
+from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, broke_early_without_warmup, NOT_A_MEAN, PLATEAU_FALL, Signature, at_run_start, fmt, rate_at_top_as_the_loss_rose,
                           flat_tail, pinned_at_uniform, same_batch_jumps, words_say_nonfinite)
 from .data_checked import data_said_finite, inputs_only
 from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
@@ -46,7 +46,7 @@ from .loss_scale import (SCALES_MIN, SCALE_COLLAPSE, autocast_unscaled_said, ker
 from .normals import gan_failure_said
 from .one_class_iou import one_class_iou
 from .optimizer_setup import RATE_CLIMBS, high_adaptive_rate, rate_rose
-from .rate_tried import broke_before_update, rate_zero_failed
+from .rate_tried import broke_before_update, lr_tried, rate_zero_failed
 from .run_kind import IMAGE_TO_IMAGE, OTHER_TARGET, SUMMED, absolute_loss, linear_model
 from .sequence_losses import ctc_blank_label
 from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_broke, loss_climb_said, losses_built,
@@ -362,6 +362,12 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                             "moment estimates rest on a few gradients")
     elif went_wrong and sig.name != "spike-then-recover" and (rose := rate_at_top_as_the_loss_rose(ev)):
         out["no-warmup"] = f"{rose}; {ADAM_FIRST_STEP}"
+    # (not where a lower rate was tried and failed all the same: a warmup-less first step is about the rate's size, and
+    # a smaller one that breaks at the same place clears it as much as the rate)
+    elif went_wrong and sig.name != "spike-then-recover" and lr_tried(ev.prose) != "failed" \
+            and (early := broke_early_without_warmup(ev, sig)):
+        out["no-warmup"] = (f"{early}; {ADAM_FIRST_STEP}, and its early steps stay large while the moment estimates rest "
+                            "on few gradients -- the warmup-less start is a suspect beside the rate itself")
     # (MXNet's Gluon overwrites each parameter's gradient on backward() unless told grad_req='add', which sums into it
     # until zero_grad() clears it)
     if went_wrong and (req := GRAD_REQ_ADD.search(ev.prose)) and ".backward(" in ev.prose and not clears(ev.prose) \
