@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from conftest import diagnosis, weighed_parts
+from framework_runner import OPT_IN, run
 from trainwreck.breaking_constructs import breaking_construct, norm_of_relu_output
 from trainwreck.run_said import loss_climb_said, never_recovered_said
 
@@ -278,3 +279,42 @@ def test_a_run_that_breaks_in_its_first_steps_at_the_rate_it_started_with_makes_
     # (a print every 125 steps puts the nan at step 1000, EARLY_BREAK_STEPS; every 200, at step 1600, past it)
     assert weighed_parts(encoder_log(every=EARLY_BREAK_STEPS // 8), "WR-250")["no-warmup"] > 0
     assert "no-warmup" not in weighed_parts(encoder_log(every=EARLY_BREAK_STEPS // 5), "WR-250")
+
+
+CROPS = ("my recognizer goes nan at a random point in the first epoch, never at the same step.\n"
+         "```python\nimg = img.astype(np.float32)\nimg = (img - img.mean()) / img.std()   # per-image standardization\n```\n"
+         "ep 1 step 1400  loss 1.8125\nep 1 step 1500  loss 1.7214\nep 1 step 1600  loss 1.6530\n"
+         "ep 1 step 1700  loss 1.6902\nep 1 step 1800  loss nan\nep 1 step 1900  loss nan\n"
+         "set_detect_anomaly said: RuntimeError: Function 'CtcLossBackward0' returned nan values in its 0th output.\n")
+
+
+def test_anomaly_modes_message_at_the_losss_own_backward_does_not_outrank_a_construct():
+    """Anomaly mode names the first backward function whose output is nan, and the first run is the loss's: a nan
+    already in the loss's input is reported at CtcLossBackward0 as surely as one the loss makes. Beside such a message
+    the per-image division by an unguarded std still counts for WR-060; beside one naming another op (LogBackward0,
+    where the nan was born) it does not."""
+    assert weighed_parts(CROPS, "WR-060")["item-std-unguarded"] > 0
+    assert "WR-060" in [m.entry.id for m in diagnosis(CROPS).matches[:3]]
+    born = CROPS.replace("CtcLossBackward0", "LogBackward0")
+    assert "item-std-unguarded" not in weighed_parts(born, "WR-060")
+
+
+@OPT_IN
+def test_pytorch_reports_a_forward_nan_at_the_losss_own_backward():
+    got = run("torch", """
+        import json, torch
+        torch.manual_seed(0)
+        x = torch.randn(4, 3)
+        x[1] = 0.0
+        x = (x - x.mean(1, keepdim=True)) / x.std(1, keepdim=True)      # row 1: 0/0, nan before the model
+        lin, y = torch.nn.Linear(3, 2), torch.randn(4, 2)
+        with torch.autograd.detect_anomaly():
+            try:
+                torch.nn.functional.mse_loss(lin(x), y).backward()
+                said = ""
+            except RuntimeError as e:
+                said = str(e).splitlines()[0]
+        print(json.dumps({"said": said, "version": torch.__version__}))
+    """)
+    assert got["version"].startswith("2.13.0")
+    assert got["said"] == "Function 'MseLossBackward0' returned nan values in its 0th output."

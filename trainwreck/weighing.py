@@ -193,6 +193,12 @@ FACT_FACES = {"accumulated-undivided": RATE_CLIMBS, "cleared-outside": RATE_CLIM
 # wide, beside a loss non-finite from its first value -- before any update only the forward pass from the initial
 # weights made it so, which is what such weights break.
 WHOLE_BESIDE = {"large-init": frozenset({"nonfinite-from-start"})}
+# Anomaly mode's message naming the loss function's own backward (`Function 'CtcLossBackward0' returned nan values`,
+# MseLossBackward0, NllLossBackward0, BinaryCrossEntropyWithLogitsBackward0): the first backward function run is the
+# loss's, so a nan already in the loss's input -- from the data, a normalisation's 0/0, an overflow upstream -- is
+# reported there. It says the loss was broken, not where the nan was born: no more than the curve, it does not outrank
+# a construct of the pasted code that makes one.
+LOSS_BACKWARD = lazy_regex.compile(r"Function '\w*(?:Loss|CrossEntropy\w*|Nll\w*|KlDiv\w*|Ctc\w*)Backward\d*'")
 CURVE_AGAINST = "the loss curve does not look like this entry's"
 MISSING_SAID = "none of the messages this failure prints are in the log"
 
@@ -1066,7 +1072,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         if fact not in c.printed or entry.id not in declarers:
             continue
         if fact in CODE_CONSTRUCTS and not c.hits[entry.id] and any(
-                hits for i, hits in c.hits.items() if not (i in w.precision and c.precision_tried[0] == "failed")):
+                not LOSS_BACKWARD.search(hit[1][2]) for i, hits in c.hits.items()
+                if not (i in w.precision and c.precision_tried[0] == "failed") for hit in hits):
             continue
         # (an entry that shows no curve of its own -- exp's overflow ends in a nan after any curve -- has its
         # construct and its messages to show, where the curve's entries have their shape as well: beside the
