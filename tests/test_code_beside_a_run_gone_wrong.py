@@ -318,3 +318,16 @@ def test_pytorch_reports_a_forward_nan_at_the_losss_own_backward():
     """)
     assert got["version"].startswith("2.13.0")
     assert got["said"] == "Function 'MseLossBackward0' returned nan values in its 0th output."
+
+
+@pytest.mark.parametrize("line, read", [
+    ('imgs = np.stack([np.asarray(Image.open(p).convert("L").resize((128, 32)), dtype=np.float32) for p in paths])', True),
+    ("x = np.array(cv2.imread(f)).astype(np.float32)", True),
+    ('x = np.asarray(Image.open(p).convert("L"), dtype=np.float32) / 255.0', False),
+    ('m = np.asarray(Image.open(mask_path), dtype=np.float32)', False),
+    ('mask = np.asarray(Image.open(p), dtype=np.float32)', False),
+])
+def test_an_image_read_and_made_float_in_one_expression_is_raw_pixels(line, read):
+    from trainwreck.data_values import read_and_made_float
+
+    assert bool(read_and_made_float(f"```python\n{line}\n```\n")) is read

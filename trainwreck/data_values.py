@@ -386,12 +386,25 @@ MADE_FLOAT = lazy_regex.compile(r"dtype\s*=\s*['\"]?(?:np\.|numpy\.|torch\.)?flo
 TRANSFORMED = r"\b(?:\w*transform\w*|tfms?|tf|aug\w*|\w*processor|to_tensor|preprocess\w*)\("
 
 
+# ... or read and made float in one expression: `np.asarray(Image.open(p).convert("L"), dtype=np.float32)`,
+# `np.array(cv2.imread(f)).astype(np.float32)`
+_CALLED = r"\((?:[^()\n]|\([^()\n]*\))*\)"
+READ_AS_FLOAT = lazy_regex.compile(r"\b(?:np|numpy)\.(?:asarray|array)\(\s*" + _READERS + _CALLED + r"(?:\.\w+" + _CALLED + r")*"
+                                   r"(?:\s*,\s*dtype\s*=\s*['\"]?(?:np\.|numpy\.)?float|\s*\)\.astype\(\s*['\"]?(?:np\.)?float)")
+
+
 def read_and_made_float(prose: str) -> str:
     """The reader's line, where the paste reads images (READ_INTO, not masks or labels), makes floats (MADE_FLOAT) of
-    the name it read into or of a list it appended that name to, hands the image to no transform, and scales nothing
-    anywhere (no division by 255, no normalising or rescaling said); or ""."""
+    the name it read into or of a list it appended that name to (or in the reading expression itself, READ_AS_FLOAT),
+    hands the image to no transform, and scales nothing anywhere (no division by 255, no normalising or rescaling
+    said); or ""."""
     if DIVIDED_255.search(prose) or scaling_said(prose):
         return ""
+    inline = next((m for m in itertools.islice(READ_AS_FLOAT.finditer(prose), 5)
+                   if not re.search(r"(?i)(?<![a-z])(?:masks?|labels?|segs?|segmentations?|gts?|annotations?)(?![a-z])",
+                                    line_from(prose, prose.rfind("\n", 0, m.start()) + 1))), None)
+    if inline:
+        return line_from(prose, inline.start())[:100].strip()
     floats = [line for line in prose.splitlines() if MADE_FLOAT.search(line)]     # (once, for every image read)
     if not floats:
         return ""
