@@ -331,3 +331,19 @@ def test_an_image_read_and_made_float_in_one_expression_is_raw_pixels(line, read
     from trainwreck.data_values import read_and_made_float
 
     assert bool(read_and_made_float(f"```python\n{line}\n```\n")) is read
+
+
+def test_a_run_that_climbed_and_ends_above_where_it_started_made_the_model_worse():
+    """From the run's start, a climb the loss watch flags, then only partly back: ending RECOVERED times its first value
+    or more, the run made the model worse than it began -- a failure, not a bump it recovered from."""
+    from trainwreck.curve_shape import RECOVERED
+
+    def log(end: float) -> str:
+        values = [2.1043, 2.0911, 2.3127, 2.9015, 3.6120, 4.4127, 5.2214, 4.4127, 3.9015, end]
+        return "fine-tuning from a checkpoint, my own loop:\n" + "".join(
+            f"step {k:5d} | loss {v:.4f}\n" for k, v in zip([1, 2, 3, 4, 5, 6, 7, 50, 100, 400], values))
+
+    worse = diagnosis(log(RECOVERED * 2.1043 * 1.05))
+    assert worse.verdict in ("uncertain", "failure") and worse.signature.name == "climbed-and-stayed"
+    assert "x where it started: the run made the model worse than it began" in worse.signature.facts[0]
+    assert diagnosis(log(RECOVERED * 2.1043 * 0.95)).signature.name == "healthy"

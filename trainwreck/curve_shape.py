@@ -751,6 +751,22 @@ def _signature(ev: Evidence) -> Signature:
                 f"report says it \"{never}\": a jump the run did not recover from"])
             out.jumped = bool(jump)
             return out
+        # (nor, from the run's start, one that ends RECOVERED times its first value or more after that climb: a run that
+        # ends worse than the model it started from -- a pretrained one's loss thrown up in its first steps and only
+        # partly back, 3.22, 3.19, ..., 7.92, ..., 4.87 -- made it worse; not a loss that grows when healthy, nor a
+        # harder task set on purpose)
+        if not back and not stayed and not grows and not swung and not rewarded and ev.head[0] > 0 \
+                and last >= RECOVERED * ev.head[0] and ev.high is not None \
+                and _a_training_run_from_its_start(ev) and not HARDER_BY_CHOICE.search(ev.prose) \
+                and not words_say_nonfinite(ev):
+            jump = _jump_to_peak(ev)
+            out = sig("climbed-and-stayed", [
+                f"the loss started at {fmt(ev.head[0])} ({at(0)}), "
+                + (jump or f"climbed to {fmt(ev.high)}, ")
+                + f"and ends at {fmt(last)} ({at(ev.count - 1)}), {last / ev.head[0]:.3g}x where it started: the run "
+                "made the model worse than it began, and did not recover"])
+            out.jumped = bool(jump)
+            return out
         # (back near its lowest, it recovered; back only within RECOVERED of it, the numbers say how far: a loss that
         # settled at chance above its best did not recover)
         bump = f"; it rose at the end ({warn_at}), to no higher than it had been and come down from" \
