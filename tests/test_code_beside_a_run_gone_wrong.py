@@ -5,7 +5,7 @@ a vector a ReLU made."""
 import numpy as np
 import pytest
 
-from conftest import diagnosis, weighed_parts
+from conftest import diagnosis, weighed, weighed_parts
 from framework_runner import OPT_IN, run
 from trainwreck.breaking_constructs import breaking_construct, norm_of_relu_output
 from trainwreck.run_said import loss_climb_said, never_recovered_said
@@ -204,6 +204,10 @@ def test_words_that_it_does_not_learn_beside_a_curve_that_did_not_fall_read_the_
     falling = "".join(f"{k * 1000} {v}\n" for k, v in enumerate(
         ["0.2777", "0.1213", "0.0696", "0.041", "0.0257", "0.0161", "0.0102", "0.0066", "0.0041", "0.0026"]))
     assert not diagnosis("my loss gets stuck and never goes lower.\n" + numpy + falling).matches
+    # (a curve that levelled off where the words give no value of its own: the words may be of something else)
+    assert not diagnosis("my model doesn't learn the minority class at all.\n" + numpy + stalled).matches
+    # (nor a schedule said to stop: "I stop learning rate decay at epoch 10")
+    assert not diagnosis("I stop learning rate decay at epoch 10.\n" + loop + rose).matches
 
 
 def test_a_custom_loop_under_mixed_float16_said_to_stop_learning_reads_the_missing_loss_scale():
@@ -228,6 +232,13 @@ def test_a_custom_loop_under_mixed_float16_said_to_stop_learning_reads_the_missi
     ("The predictions for every sample are identical.", True),
     ("the outputs for all images are the same size as the input.", False),
     ("The predictions for every sample are identical to the inputs.", False),
+    ("predictions for every window are nearly identical", True),
+    ("the output is a flat line regardless of input", True),
+    # (alike across devices, runs or models, or in their form: no one output)
+    ("the outputs for every image are the same on CPU and GPU", False),
+    ("the outputs for each input are identical across runs", False),
+    ("outputs for all ranks are the same", False),
+    ("the predictions for all inputs are the same length", False),
 ])
 def test_one_output_for_every_input_said_of_a_flat_line_or_identical_predictions(words, read):
     from trainwreck.frozen_said import one_output_said
@@ -249,6 +260,11 @@ def test_an_autoencoders_raw_targets_are_its_raw_inputs():
     assert any("the model reconstructs its inputs (\"autoencoder\"), so its targets are its inputs" in e
                for e in d.matches[0].evidence)
     assert "raw-targets" not in weighed_parts(text, "WR-360")
+    # (a model fed an autoencoder's features and fitted to other targets is no reconstruction; nor inputs said scaled)
+    forecaster = text.replace("model.fit(X_train, X_train, epochs=50)", "model.fit(X_train, y_train, epochs=50)")
+    assert "input-range" not in weighed_parts(forecaster, "WR-330")
+    scaled = text.replace("LSTM autoencoder reconstructs", "Inputs standardised with StandardScaler. LSTM autoencoder reconstructs")
+    assert not any("so its targets are its inputs" in e for e in weighed(scaled, "WR-330")[1])
 
 
 def encoder_log(every: int = 50) -> str:
@@ -276,6 +292,15 @@ def test_a_run_that_breaks_in_its_first_steps_at_the_rate_it_started_with_makes_
     for other in (ENCODER.replace("cosine schedule", "cosine schedule, warmup_steps=500"),
                   ENCODER.replace("(Flax/optax)", "(Flax/optax); lr 1e-5 still nan at step 400,")):
         assert "no-warmup" not in weighed_parts(other, "WR-250"), other[:80]
+    # (a rate printed the same from the first print, with a warmup set in the paste: the warmup is the paste's own,
+    # over before the first print, and only the guard on it refuses the suspect)
+    flat = ENCODER.replace("4.999e-04", "5.000e-04").replace("4.998e-04", "5.000e-04").replace("4.997e-04", "5.000e-04") \
+        .replace("4.996e-04", "5.000e-04")
+    assert weighed_parts(flat, "WR-250")["no-warmup"] > 0
+    assert "no-warmup" not in weighed_parts(flat.replace("cosine schedule", "constant rate, warmup_steps=40"), "WR-250")
+    # (a step counted within its epoch is the run's own only in the first: epoch 4's step 400 is no early break)
+    epochs = "".join(line.replace("step ", "epoch 4 step ", 1) + "\n" for line in ENCODER.splitlines())
+    assert "no-warmup" not in weighed_parts(epochs, "WR-250")
     # (a print every 125 steps puts the nan at step 1000, EARLY_BREAK_STEPS; every 200, at step 1600, past it)
     assert weighed_parts(encoder_log(every=EARLY_BREAK_STEPS // 8), "WR-250")["no-warmup"] > 0
     assert "no-warmup" not in weighed_parts(encoder_log(every=EARLY_BREAK_STEPS // 5), "WR-250")
@@ -326,6 +351,11 @@ def test_pytorch_reports_a_forward_nan_at_the_losss_own_backward():
     ('x = np.asarray(Image.open(p).convert("L"), dtype=np.float32) / 255.0', False),
     ('m = np.asarray(Image.open(mask_path), dtype=np.float32)', False),
     ('mask = np.asarray(Image.open(p), dtype=np.float32)', False),
+    ('target = np.asarray(Image.open(tp), dtype=np.float32)', False),
+    ('img = np.asarray(Image.open(p), dtype=np.float32)\nx = self.transform(img)', False),
+    ('img = np.asarray(Image.open(p), dtype=np.float32)\nimg = (img - img.mean()) / img.std()', False),
+    ('x = np.array(Image.open(p), np.float32)', True),
+    ('x = np.asarray(Image.open(os.path.join(root, str(i))), dtype=np.float32)', True),
 ])
 def test_an_image_read_and_made_float_in_one_expression_is_raw_pixels(line, read):
     from trainwreck.data_values import read_and_made_float

@@ -4854,7 +4854,7 @@ def test_a_jump_in_nats_above_a_uniform_start_is_a_warmupless_spike_though_under
     # (with no ln C to measure it by, the jump is no spike: nothing is named with confidence, and no evidence says the
     # loss jumped -- though the words that it is stuck, beside a loss that stopped moving, leave the setting a suspect)
     own = diagnosis(head.replace("32k vocab", "own vocab") + log)
-    assert own.verdict != "failure" and not any("the loss jumped from" in e for m in own.matches for e in m.evidence)
+    assert own.verdict == "uncertain" and not any("the loss jumped from" in e for m in own.matches for e in m.evidence)
     assert diagnosis(head.replace("no scheduler", "linear warmup over 2000 steps") + log).verdict == "healthy"
 
 

@@ -1727,9 +1727,10 @@ def rate_at_top_as_the_loss_rose(ev: Evidence) -> str:
 
 # A run that broke -- its loss turned non-finite, or a climb the loss watch flags began -- by this step of the log's own
 # numbering, from a first print at the run's start, at the rate it started with: the warmup-less first steps are a
-# suspect beside the rate itself (WR-250's page: taking a transformer recipe's warmup out "is a common way for such a run
-# to jump or turn nan in its first few hundred steps"; Liu et al. 2020 trace the early instability to Adam's adaptive
-# rate, whose variance is largest while few gradients are in its estimate)
+# suspect beside the rate itself. WR-250's page puts such a break in "its first few hundred steps"; the bound is where
+# Adam's second moment, an average with weight beta2 = 0.999 on the past (its default), first holds its steady-state
+# number of gradients, 1 / (1 - beta2) = 1000 -- before that its scale rests on fewer, the regime Liu et al. 2020 trace
+# the early instability to (its variance is unbounded only for the first few steps, and falls after)
 EARLY_BREAK_STEPS = 1000
 
 
@@ -1740,8 +1741,11 @@ def broke_early_without_warmup(ev: Evidence, sig: Signature) -> str:
     if WARMUP_SET.search(ev.prose) or not at_run_start(ev) or not _adaptive(ev):
         return ""
     at = ev.first_nonfinite if ev.first_nonfinite is not None else sig.climb_warning
-    step = step_number(pos) if at is not None and (pos := ev.at(at)) is not None else None
-    if step is None or step > EARLY_BREAK_STEPS:
+    pos = ev.at(at) if at is not None else None
+    step = step_number(pos) if pos is not None else None
+    # (a step counted within its epoch is the run's own only in the first epoch: `epoch 4 step 1000/1000` is past 3000)
+    epoch = epoch_number(pos) if pos is not None else None
+    if step is None or step > EARLY_BREAK_STEPS or (epoch is not None and float(epoch) > 1):
         return ""
     flat = (_rate_flat_from_start(ev) or _loop_without_schedule(ev.prose) or _rate_said_without_schedule(ev.prose)
             or _decay_from_the_top(ev))
@@ -1749,6 +1753,11 @@ def broke_early_without_warmup(ev: Evidence, sig: Signature) -> str:
         return ""
     how = "turned non-finite" if at == ev.first_nonfinite else "began to climb"
     return f"the loss {how} at {ev.where(at)}, within the first {EARLY_BREAK_STEPS} steps,{flat}"
+
+
+def did_not_fall(ev: Evidence) -> bool:
+    """Does the loss end no more than PLATEAU_FALL below its first value (three values or more, all finite)?"""
+    return ev.count >= 3 and ev.first_nonfinite is None and ev.last > (1 - PLATEAU_FALL) * ev.head[0]
 
 
 def flat_tail(ev: Evidence) -> bool:

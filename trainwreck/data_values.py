@@ -387,10 +387,12 @@ TRANSFORMED = r"\b(?:\w*transform\w*|tfms?|tf|aug\w*|\w*processor|to_tensor|prep
 
 
 # ... or read and made float in one expression: `np.asarray(Image.open(p).convert("L"), dtype=np.float32)`,
-# `np.array(cv2.imread(f)).astype(np.float32)`
-_CALLED = r"\((?:[^()\n]|\([^()\n]*\))*\)"
+# `np.array(cv2.imread(f)).astype(np.float32)`, the dtype by keyword or by place
+_CALLED = r"\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)"
 READ_AS_FLOAT = lazy_regex.compile(r"\b(?:np|numpy)\.(?:asarray|array)\(\s*" + _READERS + _CALLED + r"(?:\.\w+" + _CALLED + r")*"
-                                   r"(?:\s*,\s*dtype\s*=\s*['\"]?(?:np\.|numpy\.)?float|\s*\)\.astype\(\s*['\"]?(?:np\.)?float)")
+                                   r"(?:\s*,\s*(?:dtype\s*=\s*)?['\"]?(?:np\.|numpy\.)?float|\s*\)\.astype\(\s*['\"]?(?:np\.)?float)")
+# (the name the line assigns it to, alone or as a comprehension's list)
+_ASSIGNED = lazy_regex.compile(r"^[ \t]*([A-Za-z_]\w{0,30})\s*=(?!=)")
 
 
 def read_and_made_float(prose: str) -> str:
@@ -400,10 +402,17 @@ def read_and_made_float(prose: str) -> str:
     said); or ""."""
     if DIVIDED_255.search(prose) or scaling_said(prose):
         return ""
-    inline = next((m for m in itertools.islice(READ_AS_FLOAT.finditer(prose), 5)
-                   if not re.search(r"(?i)(?<![a-z])(?:masks?|labels?|segs?|segmentations?|gts?|annotations?)(?![a-z])",
-                                    line_from(prose, prose.rfind("\n", 0, m.start()) + 1))), None)
-    if inline:
+    for inline in itertools.islice(READ_AS_FLOAT.finditer(prose), 5):
+        line = line_from(prose, prose.rfind("\n", 0, inline.start()) + 1)
+        named = _ASSIGNED.match(line)
+        name = named.group(1) if named else ""
+        # (not a mask's, a label's or a depth map's, by its name or its path's; nor one handed on to a transform, or
+        # standardised by its own statistics after)
+        if re.search(r"(?i)(?<![a-z])(?:masks?|labels?|lbls?|targets?|segs?|segmap\w*|segmentations?|gts?|annotations?|"
+                     r"depths?)(?![a-z])", line) \
+                or name and (re.search(TRANSFORMED + r"[^()\n]{0,40}\b" + re.escape(name) + r"\b", prose)
+                             or re.search(r"\(\s*" + re.escape(name) + r"\s*-[^\n]{0,40}?\)\s*/", prose)):
+            continue
         return line_from(prose, inline.start())[:100].strip()
     floats = [line for line in prose.splitlines() if MADE_FLOAT.search(line)]     # (once, for every image read)
     if not floats:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from .breaking_constructs import breaking_construct
 from .catalog import Catalog
 from .clip_unused import clip_never_applied
-from .curve_shape import (FLAT, LOW_RUN, PLATEAU_FALL, RECOVERED, SHAPE_MIN, SWINGS, UNFINISHED, Signature, at_run_start,
+from .curve_shape import (FLAT, LOW_RUN, PLATEAU_FALL, RECOVERED, SHAPE_MIN, SWINGS, UNFINISHED, Signature, at_run_start, did_not_fall,
                           fmt, lowest_mean, recurring_swings, signature_of)
 from .entry import TRACES, Entry
 from .fix_steps import SENTENCE_END, first_fix_parts, first_fix_step, fix_item, unemphasised
@@ -368,7 +368,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     # a loss below zero that this loss cannot reach is not normal: with these targets, or with what it was handed
     if c.impossible_negative or HANDED_BELOW_ZERO & c.printed.keys():
         normals = [n for n in normals if n.name != NEGATIVE.name]
-    if ev.count >= 3 and ev.first_nonfinite is None and ev.last > (1 - PLATEAU_FALL) * ev.head[0]:
+    if did_not_fall(ev):
         normals = [n for n in normals if not n.falls]   # an answer that the loss falls, beside one that did not
     elif ev.count < 3 and any(n.falls for n in normals) and rate_zero_failed(ev.prose):
         # (... or beside words that a rate of 0 gives the same: a start no update made, and none unmakes)

@@ -77,12 +77,16 @@ ONE_OUTPUT = lazy_regex.compile(
     # "the reconstruction is basically a flat line for every window": one flat output, whatever the input
     r"|\b(?:reconstructions?|predictions?|outputs?|forecasts?)\s+(?:is|are|was|were)\s+(?:basically\s+|just\s+|always\s+)?"
     # (a paragraph may wrap anywhere in it)
-    r"a\s+flat\s+line\s+(?:for|on)\s+" + _EVERY.replace(" ", r"\s+") + r"\s+" + _INPUTS + r"\b"
+    r"a\s+flat\s+line\s+(?:(?:for|on)\s+" + _EVERY.replace(" ", r"\s+") + r"\s+" + _INPUTS + r"\b|regardless\s+of\s+(?:the\s+)?"
+    r"inputs?\b)"
     # "the predicted values for every window in a batch are identical to like 4 decimals": the outputs for every input,
-    # said alike (not alike in their shape, nor "identical to the inputs", a reconstruction that worked)
+    # said alike (not alike in their form, nor across runs, devices or models, nor "identical to the inputs", a
+    # reconstruction that worked)
     r"|\b(?:predicted\s+values|predictions?|outputs?|reconstructions?)\s+(?:for|of)\s+" + _EVERY.replace(" ", r"\s+")
-    + r"\s+" + _INPUTS + r"(?:\s+in\s+(?:a|the)\s+batch)?\s+(?:are|were)\s+(?:all\s+)?(?:identical|the\s+same)\b"
-    r"(?!\s+(?:as|size|shape)\b|\s+to\b(?!\s+(?:like\s+|about\s+|within\s+)?\d))"
+    + r"\s+(?!(?:models?|ranks?|workers?|replicas?|devices?|gpus?|processes|runs?)\b)" + _INPUTS
+    + r"(?:\s+in\s+(?:a|the)\s+batch)?\s+(?:are|were)\s+(?:all\s+)?(?:nearly\s+|almost\s+|basically\s+|practically\s+)?"
+    r"(?:identical|the\s+same)\b(?!\s+(?:as\b|" + _SHAPE + r"|across\b|between\b|on\s+(?:cpu|gpu|tpu)\b)|\s+to\b"
+    r"(?!\s+(?:like\s+|about\s+|within\s+)?(?:the\s+)?\d))"
     # "the predicted mask is the same blurry oval for every X-ray": a prediction said the same thing for every input
     # (a value, not its shape: "the output shape is the same for every image", "the same size for every image")
     r"|\b(?:predicted|output)\s+(?!" + _SHAPE + r")[\w-]+\s+(?:is|are|was|were)\s+(?:always\s+|exactly\s+)?the same\s+"

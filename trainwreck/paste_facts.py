@@ -17,8 +17,9 @@ import statistics
 from .clip_unused import CLIP_NO_EFFECT_SAID, clip_never_applied
 from .breaking_constructs import (MASKED_INF, breaking_construct, mask_row_printed, code_of, divides_by_norm, norm_of_relu_output,
                                   inverse_of_sum, loss_def_body, token_counts, y_pred_slices)
-from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, broke_early_without_warmup, NOT_A_MEAN, PLATEAU_FALL, Signature, at_run_start, fmt, rate_at_top_as_the_loss_rose,
-                          flat_tail, pinned_at_uniform, same_batch_jumps, words_say_nonfinite)
+from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, PLATEAU_FALL, Signature, at_run_start,
+                          broke_early_without_warmup, did_not_fall, flat_tail, fmt, pinned_at_uniform,
+                          rate_at_top_as_the_loss_rose, same_batch_jumps, words_say_nonfinite)
 from .data_checked import data_said_finite, inputs_only
 from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
                           KERAS_NORMALIZATION, KERAS_UINT8, LABELS_REMAPPED, MASK_255, MASK_255_HANDLED, MAX_255,
@@ -127,12 +128,24 @@ STILL_LARGE_MSE = 100.0
 REDUCTION_NONE = lazy_regex.compile(r"reduction\s*=\s*['\"]none['\"]|Reduction\.NONE\b")
 
 
-def _did_not_fall(ev: Evidence) -> bool:
-    """Does the printed loss end no lower than PLATEAU_FALL below its first value, or have its last values stopped
-    moving (flat_tail), three values or more? Beside it, words that the run does not learn ("stuck at 0.0096 and never
-    goes lower") are the run's own verdict: no falling curve outranks them."""
-    return ev.count >= 3 and ev.first_nonfinite is None and ev.head[0] > 0 and (
-        ev.last >= (1 - PLATEAU_FALL) * ev.head[0] or flat_tail(ev))
+# A model trained to give back its own inputs: `model.fit(X_train, X_train, ...)`, `crit(model(xb), xb)`
+TRAINED_ON_ITS_INPUTS = lazy_regex.compile(r"\b(?:fit|train_on_batch)\(\s*([A-Za-z_][\w.]*)\s*,\s*\1\s*[,)]|"
+                                           r"\(\s*(?:self\.)?\w+\(\s*([A-Za-z_]\w*)\s*\)\s*,\s*\2\s*\)")
+
+
+def _stopped_where_said(ev: Evidence) -> bool:
+    """Does the printed loss end no lower than PLATEAU_FALL below its first value (did_not_fall), or have its last values
+    stopped moving (flat_tail) at a level the report's sentences give ("stuck at 0.0096 and never goes lower")? Beside
+    it, words that the run does not learn are about this loss, and the run's own verdict: a curve still falling, or one
+    that levelled off where the words say nothing of, outranks them."""
+    if ev.count < 3 or ev.first_nonfinite is not None or not ev.head[0] > 0:
+        return False
+    if did_not_fall(ev):
+        return True
+    # (a sentence's numbers: not the log's own lines, `6000 0.0096`, which hold no two words in a row)
+    said = [float(n) for line in sentences_only(ev.prose).splitlines() if re.search(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}", line)
+            for n in re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])", line)]
+    return flat_tail(ev) and any(abs(n - ev.last) <= PLATEAU_FALL * ev.last for n in said)
 
 
 def _loss_not_a_mean(prose: str) -> bool:
@@ -168,9 +181,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         or loss_climb_said(ev.prose) \
         or bool(gan_failure_said(ev.prose)) \
         or bool(dead_units_said(ev.prose)) \
-        or says_not_learning(ev.prose) and (bool(RL_RUN.search(ev.prose)) or _did_not_fall(ev)) \
+        or says_not_learning(ev.prose) and (bool(RL_RUN.search(ev.prose)) or _stopped_where_said(ev)) \
         or bool(nonfinite_skipped(ev.prose)) \
         or bool(pinned_at_uniform(ev))
+    # (and words that the run does not learn, beside a loss that did not fall or stopped where the words say: their own
+    # verdict on this loss)
     # (a layer said dead is a run gone wrong, whatever its curve did; so is an RL agent said not to learn, whose loss
     # falls while its reward stays at the floor -- the loss is not the measure there; a run whose non-finite losses
     # a guard skipped, its printed curve finite without them; and a classifier pinned at the uniform guess)
@@ -607,11 +622,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # enormous by themselves, the inputs' scale -- one cause, and dividing the inputs by 255 scales its targets too)
     if "raw-pixels" in out and IMAGE_TO_IMAGE.search(ev.prose) and not OTHER_TARGET.search(ev.prose):
         out.pop("raw-targets", None)
-    # (... and any model that reconstructs its inputs, an autoencoder of sensor windows too: its targets are its
-    # inputs, so targets in their raw units are inputs in their raw units, fed as they are -- the inputs' scale, and
-    # scaling the inputs scales its targets)
+    # (... and any model trained to give back its own inputs, an autoencoder of sensor windows too (`fit(X, X)`,
+    # `loss(model(x), x)`): its targets are its inputs, so targets in their raw units are inputs in their raw units, fed
+    # as they are -- the inputs' scale, and scaling the inputs scales its targets)
     elif "raw-targets" in out and (made := IMAGE_TO_IMAGE.search(ev.prose)) and not OTHER_TARGET.search(ev.prose) \
-            and "inputs" not in scaled["scaled"]:
+            and "inputs" not in scaled["scaled"] and TRAINED_ON_ITS_INPUTS.search(code_of(ev.prose)):
         out.setdefault("input-range", f"the model reconstructs its inputs (\"{' '.join(made.group(0).split())}\"), so its "
                                       f"targets are its inputs: {out.pop('raw-targets')} -- and so are its inputs, fed as "
                                       "they are")

@@ -193,12 +193,14 @@ FACT_FACES = {"accumulated-undivided": RATE_CLIMBS, "cleared-outside": RATE_CLIM
 # wide, beside a loss non-finite from its first value -- before any update only the forward pass from the initial
 # weights made it so, which is what such weights break.
 WHOLE_BESIDE = {"large-init": frozenset({"nonfinite-from-start"})}
-# Anomaly mode's message naming the loss function's own backward (`Function 'CtcLossBackward0' returned nan values`,
-# MseLossBackward0, NllLossBackward0, BinaryCrossEntropyWithLogitsBackward0): the first backward function run is the
-# loss's, so a nan already in the loss's input -- from the data, a normalisation's 0/0, an overflow upstream -- is
-# reported there. It says the loss was broken, not where the nan was born: no more than the curve, it does not outrank
-# a construct of the pasted code that makes one.
-LOSS_BACKWARD = lazy_regex.compile(r"Function '\w*(?:Loss|CrossEntropy\w*|Nll\w*|KlDiv\w*|Ctc\w*)Backward\d*'")
+# Anomaly mode's message naming the loss's own backward (`Function 'CtcLossBackward0' returned nan values`,
+# MseLossBackward0, BinaryCrossEntropyWithLogitsBackward0, HuberLossBackward0) or, under cross_entropy and nll_loss of
+# a log_softmax, LogSoftmaxBackward0 (NllLossBackward0's gradient does not depend on its input, so the nan first shows
+# one step on): the first backward function whose gradient a nan already in the loss's input reaches is the loss's
+# own, so a nan from the data, a normalisation's 0/0 or an overflow upstream is reported there (checked on PyTorch
+# 2.13.0: a row's 0/0 ahead of a Linear layer is named MseLossBackward0). It says the loss was broken, not where the
+# nan was born: no more than the curve, it does not outrank a construct of the pasted code that makes one.
+LOSS_BACKWARD = lazy_regex.compile(r"Function '\w*(?:Loss|CrossEntropy\w*|Ctc\w*|LogSoftmax)Backward\d*'")
 CURVE_AGAINST = "the loss curve does not look like this entry's"
 MISSING_SAID = "none of the messages this failure prints are in the log"
 
