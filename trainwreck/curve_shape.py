@@ -22,7 +22,7 @@ from .logscan.dialects import caffe, loss_unit, named as dialect_named
 from .logscan.reader import PROSE
 from .logscan.positions import count_number, epoch_number, step_number
 from .plural import counted
-from .run_said import BATCH_SIZE, never_recovered_said, reward_rose
+from .run_said import BATCH_SIZE, RL_RUN, never_recovered_said, reward_rose
 from .schedule_said import ADAPTIVE, COSINE_SAID, PLAIN_SGD, WARMUP_NAMED, WARMUP_SET, no_warmup_said
 from .sentences import said_unnegated, sentence_around, sentences_only, told
 from .watch_rule import STEP_FLOOR, WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
@@ -751,20 +751,26 @@ def _signature(ev: Evidence) -> Signature:
                 f"report says it \"{never}\": a jump the run did not recover from"])
             out.jumped = bool(jump)
             return out
-        # (nor, from the run's start, one that ends RECOVERED times its first value or more after that climb: a run that
-        # ends worse than the model it started from -- a pretrained one's loss thrown up in its first steps and only
-        # partly back, 3.22, 3.19, ..., 7.92, ..., 4.87 -- made it worse; not a loss that grows when healthy, nor a
-        # harder task set on purpose)
-        if not back and not stayed and not grows and not swung and not rewarded and ev.head[0] > 0 \
-                and last >= RECOVERED * ev.head[0] and ev.high is not None \
-                and _a_training_run_from_its_start(ev) and not HARDER_BY_CHOICE.search(ev.prose) \
-                and not words_say_nonfinite(ev):
+        # (nor, from the run's start, one whose last LOW_RUN values all lie RECOVERED times where it started or more --
+        # its first value, or the median of its first NOISY_START where that is higher, so that one lucky first batch sets
+        # no start -- after that climb: a run that ends worse than the model it started from, a pretrained one's loss
+        # thrown up in its first steps and only partly back, 3.22, 3.19, ..., 7.92, ..., 6.49, 6.32, 4.87; not a loss that
+        # grows when healthy or in an RL run, nor a harder task set on purpose, nor a contrastive loss whose queue of
+        # negatives fills with real features as it trains)
+        started = max(ev.head[0], statistics.median(ev.head[:NOISY_START]))
+        tail = ev.before[-LOW_RUN:] if ev.before else [last]
+        ended = sum(tail) / len(tail)
+        if not back and not stayed and not grows and not swung and not rewarded and started > 0 \
+                and min(tail) >= RECOVERED * started and _a_training_run_from_its_start(ev) \
+                and not HARDER_BY_CHOICE.search(ev.prose) and not RL_RUN.search(ev.prose) \
+                and not QUEUE_FILLS.search(ev.prose):
             jump = _jump_to_peak(ev)
             out = sig("climbed-and-stayed", [
                 f"the loss started at {fmt(ev.head[0])} ({at(0)}), "
                 + (jump or f"climbed to {fmt(ev.high)}, ")
-                + f"and ends at {fmt(last)} ({at(ev.count - 1)}), {last / ev.head[0]:.3g}x where it started: the run "
-                "made the model worse than it began, and did not recover"])
+                + f"and its last {len(tail)} values average {fmt(ended)} ({at(ev.count - 1)} the last), each "
+                f"{RECOVERED:g}x where it started or more: it has not come back to where it started -- the run so far "
+                "made the model worse than it began"])
             out.jumped = bool(jump)
             return out
         # (back near its lowest, it recovered; back only within RECOVERED of it, the numbers say how far: a loss that
@@ -896,9 +902,15 @@ def ramped_up(prose: str) -> re.Match | None:
 # A harder task set on purpose during training, which raises the loss for good: mixup or cutmix, label smoothing,
 # augmentation, dropout or a regulariser switched on or added
 _HARDER = r"(?:mix-?up|cut-?mix|label[\s_]+smoothing|augment\w*|dropout|regulari[sz]\w*)"
+# A contrastive loss over a queue or a memory bank of negatives rises while the queue fills with real features in place of
+# the first random ones (K. He on MoCo, facebookresearch/moco issue 9: "the task is getting harder"); and a curriculum
+# makes its own task harder as it goes
+QUEUE_FILLS = lazy_regex.compile(r"(?i)\bmoco\b|\bmemory[ -]bank\b|\bqueue of negatives\b|\bnegative queue\b|\bcurriculum\b|"
+                                 r"\bsequence[ -]length warm-?up\b")
 HARDER_BY_CHOICE = lazy_regex.compile(r"(?i)(?<!not )(?<!n't )\b(?:switch\w*|turn\w*)\s+(?:\w+\s+){0,3}?on\b[^.\n]{0,40}?\b"
                                       + _HARDER + r"|(?<!not )(?<!n't )\b(?:switch\w*|turn\w*)\s+" + _HARDER + r"\s+on\b|"
-                                      r"(?<!not )(?<!n't )\b(?:add\w*|enabl\w*|introduc\w*|start\w*\s+using)\s+(?:\w+\s+){0,2}?"
+                                      r"(?<!not )(?<!n't )\b(?:add\w*|enabl\w*|introduc\w*|start\w*\s+using|increas\w*|rais\w*)\s+"
+                                      r"(?:\w+\s+){0,2}?"
                                       + _HARDER + r"|\blabel_smoothing\s*=\s*0?\.\d*[1-9]")
 
 
@@ -1743,9 +1755,13 @@ def broke_early_without_warmup(ev: Evidence, sig: Signature) -> str:
     at = ev.first_nonfinite if ev.first_nonfinite is not None else sig.climb_warning
     pos = ev.at(at) if at is not None else None
     step = step_number(pos) if pos is not None else None
-    # (a step counted within its epoch is the run's own only in the first epoch: `epoch 4 step 1000/1000` is past 3000)
+    # (a step counted within its epoch is the run's own only in the epoch the log starts in: where an earlier epoch's
+    # print counted as far or further, the count restarted, and `epoch 4 step 500/1000` is past 3000)
     epoch = epoch_number(pos) if pos is not None else None
-    if step is None or step > EARLY_BREAK_STEPS or (epoch is not None and float(epoch) > 1):
+    restarted = epoch is not None and any(
+        (e := epoch_number(p)) is not None and e != epoch and (n := step_number(p)) is not None and n >= step
+        for p in ev.head_at[:at] if p is not None) if step is not None else False
+    if step is None or step > EARLY_BREAK_STEPS or restarted:
         return ""
     flat = (_rate_flat_from_start(ev) or _loop_without_schedule(ev.prose) or _rate_said_without_schedule(ev.prose)
             or _decay_from_the_top(ev))

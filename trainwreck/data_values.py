@@ -330,7 +330,7 @@ def table_read_missing_unhandled(prose: str) -> str:
 # ... or an array stacked straight from the reader's calls: `X = np.stack([cv2.imread(p, 0).flatten() for p in paths])`
 IMAGE_STACK = lazy_regex.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*(?:np|numpy|torch|jnp)\.(?:stack|array|asarray|vstack|"
                                  r"concatenate|tensor|as_tensor)\(\s*\[[^\]\n]{0,120}?" + _READERS + r"\(")
-NOT_PIXELS = lazy_regex.compile(r"(?i)(?:^|_)(?:masks?|labels?|targets?|seg\w*|gts?|anno\w*|truths?)(?:_|$)")
+NOT_PIXELS = lazy_regex.compile(r"(?i)(?:^|_)(?:masks?|labels?|targets?|seg\w*|gts?|anno\w*|truths?|depths?)(?:_|$)")
 # (a division or a rescaling the paste writes itself; or, for pixels it reads through a pipeline, a ToTensor there)
 _DIVIDED = (r"/=?\s*(?:255|127\.5)\b|convert_image_dtype|Rescaling|rescale|normali[sz]|\bto_tensor\(|"
             # (TensorFlow's and Keras's own scalers, and a decoder told to give floats, which it scales to [0, 1))
@@ -392,7 +392,7 @@ _CALLED = r"\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)"
 READ_AS_FLOAT = lazy_regex.compile(r"\b(?:np|numpy)\.(?:asarray|array)\(\s*" + _READERS + _CALLED + r"(?:\.\w+" + _CALLED + r")*"
                                    r"(?:\s*,\s*(?:dtype\s*=\s*)?['\"]?(?:np\.|numpy\.)?float|\s*\)\.astype\(\s*['\"]?(?:np\.)?float)")
 # (the name the line assigns it to, alone or as a comprehension's list)
-_ASSIGNED = lazy_regex.compile(r"^[ \t]*([A-Za-z_]\w{0,30})\s*=(?!=)")
+_ASSIGNED = lazy_regex.compile(r"^[ \t]*([A-Za-z_][\w.]{0,40})\s*=(?!=)")
 
 
 def read_and_made_float(prose: str) -> str:
@@ -408,8 +408,7 @@ def read_and_made_float(prose: str) -> str:
         name = named.group(1) if named else ""
         # (not a mask's, a label's or a depth map's, by its name or its path's; nor one handed on to a transform, or
         # standardised by its own statistics after)
-        if re.search(r"(?i)(?<![a-z])(?:masks?|labels?|lbls?|targets?|segs?|segmap\w*|segmentations?|gts?|annotations?|"
-                     r"depths?)(?![a-z])", line) \
+        if CLASSES_NAMED.search(line) or NOT_PIXELS.search(name.rsplit(".", 1)[-1]) \
                 or name and (re.search(TRANSFORMED + r"[^()\n]{0,40}\b" + re.escape(name) + r"\b", prose)
                              or re.search(r"\(\s*" + re.escape(name) + r"\s*-[^\n]{0,40}?\)\s*/", prose)):
             continue
@@ -443,8 +442,8 @@ MADE_FLOAT_ANY = lazy_regex.compile(MADE_FLOAT.pattern + r"|dtype\s*=\s*torch\.f
 # names the words' SCALING_SAID would take for it -- read in the sentences only)
 INPUT_NORMALISED = lazy_regex.compile(r"\b(?:transforms|T|v2|A)\.Normalize\(|\bNormalize\(\s*(?:mean|\(|\[)")
 # (a name of the masks' or the labels' own, inside an identifier too: `mask_tf`, `seg_transform`)
-CLASSES_NAMED = lazy_regex.compile(r"(?i)(?<![a-z])(?:masks?|labels?|targets?|segs?|segmentations?|gts?|annotations?|lbls?)"
-                                   r"(?![a-z])")
+CLASSES_NAMED = lazy_regex.compile(r"(?i)(?<![a-z])(?:masks?|labels?|targets?|segs?|segmentations?|segmaps?|gts?|annotations?|"
+                                   r"lbls?|depths?)(?![a-z])")
 
 
 def pil_to_tensor_unscaled(prose: str) -> str:

@@ -85,7 +85,8 @@ ONE_OUTPUT = lazy_regex.compile(
     r"|\b(?:predicted\s+values|predictions?|outputs?|reconstructions?)\s+(?:for|of)\s+" + _EVERY.replace(" ", r"\s+")
     + r"\s+(?!(?:models?|ranks?|workers?|replicas?|devices?|gpus?|processes|runs?)\b)" + _INPUTS
     + r"(?:\s+in\s+(?:a|the)\s+batch)?\s+(?:are|were)\s+(?:all\s+)?(?:nearly\s+|almost\s+|basically\s+|practically\s+)?"
-    r"(?:identical|the\s+same)\b(?!\s+(?:as\b|" + _SHAPE + r"|across\b|between\b|on\s+(?:cpu|gpu|tpu)\b)|\s+to\b"
+    r"(?:identical|the\s+same)\b(?!\s+(?:as\b|" + _SHAPE + r"|across\b|between\b|on\s+(?:the\s+)?(?:cpu|gpu|tpu)\b|in\b|with\b|"
+    r"before\b|after\b|whether\b)|\s+to\b"
     r"(?!\s+(?:like\s+|about\s+|within\s+)?(?:the\s+)?\d))"
     # "the predicted mask is the same blurry oval for every X-ray": a prediction said the same thing for every input
     # (a value, not its shape: "the output shape is the same for every image", "the same size for every image")

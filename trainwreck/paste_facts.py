@@ -54,7 +54,7 @@ from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_b
                        order_moved_it, nonfinite_skipped, own_data_only, RL_RUN, says_not_learning, untrained_output_enormous,
                        untrained_output_nonfinite)
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
-from .sentences import denied_before, sentences_only, told
+from .sentences import denied_before, sentences_and_ends, sentences_only, told
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
 from .printed_sizes import input_range_printed, target_size_printed
 from .start_loss import early_jump_seen, regression_start_said, start_high
@@ -129,8 +129,13 @@ REDUCTION_NONE = lazy_regex.compile(r"reduction\s*=\s*['\"]none['\"]|Reduction\.
 
 
 # A model trained to give back its own inputs: `model.fit(X_train, X_train, ...)`, `crit(model(xb), xb)`
-TRAINED_ON_ITS_INPUTS = lazy_regex.compile(r"\b(?:fit|train_on_batch)\(\s*([A-Za-z_][\w.]*)\s*,\s*\1\s*[,)]|"
-                                           r"\(\s*(?:self\.)?\w+\(\s*([A-Za-z_]\w*)\s*\)\s*,\s*\2\s*\)")
+# (`fit(x=X, y=X)` too; and a loss-like call on the output of a call of x and on x itself, or on a name made so: `recon =
+# model(x)` then `criterion(recon, x)` -- not `print(len(x), x)`)
+_LOSS_CALL = r"\b\w*(?:loss|crit\w*|mse|l1|l2|bce|error)\w*\("
+TRAINED_ON_ITS_INPUTS = lazy_regex.compile(r"\b(?:fit|train_on_batch)\(\s*(?:x\s*=\s*)?([A-Za-z_][\w.]*)\s*,\s*(?:y\s*=\s*)?\1\s*[,)]|"
+                                           + _LOSS_CALL + r"\s*(?:self\.)?\w+\(\s*([A-Za-z_]\w*)\s*\)\s*,\s*\2\s*\)|"
+                                           r"^[ \t]*(\w+)\s*=\s*(?:self\.)?\w+\(\s*([A-Za-z_]\w*)\s*\)[ \t]*(?:#[^\n]*)?\n"
+                                           r"(?:[^\n]*\n){0,3}?[^\n]*" + _LOSS_CALL + r"\s*\3\s*,\s*\4\s*\)", re.I | re.M)
 
 
 def _stopped_where_said(ev: Evidence) -> bool:
@@ -142,9 +147,10 @@ def _stopped_where_said(ev: Evidence) -> bool:
         return False
     if did_not_fall(ev):
         return True
-    # (a sentence's numbers: not the log's own lines, `6000 0.0096`, which hold no two words in a row)
-    said = [float(n) for line in sentences_only(ev.prose).splitlines() if re.search(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}", line)
-            for n in re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])", line)]
+    # (a number the sentence that says so gives: "my loss gets stuck at 0.0096." -- not a log line's, nor a setting's
+    # in a sentence that says nothing of learning)
+    said = [float(n) for sentence, _end in sentences_and_ends(told(ev.prose)) if says_not_learning(sentence)
+            for n in re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)?(?!\w|\.\d)", sentence)]
     return flat_tail(ev) and any(abs(n - ev.last) <= PLATEAU_FALL * ev.last for n in said)
 
 

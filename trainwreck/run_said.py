@@ -198,12 +198,13 @@ STUCK = lazy_regex.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|d
 # Words that a run does not learn ("doesn't learn at all", "accuracy stuck at 10%", "the loss plateaus"), said as a
 # statement of this run now: not in a question ("is it stuck?"), of the past ("I was stuck on this for days"), of
 # the validation or test scores, of a speed ("not decreasing as fast as in the paper"), nor a run that hangs.
-NOT_LEARNING = lazy_regex.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|isn'?t|aren'?t|wasn'?t|weren'?t|never|"
+NOT_LEARNING = lazy_regex.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|isn'?t|aren'?t|never|"
                                   r"not|no longer|stopped|stops)\s+"
                                   # (an adverb between, or a seeming: "it's not really learning anything", "it does not
                                   # seem to learn")
                                   r"(?:(?:really|actually|even)\s+)?(?:(?:seem|appear)s?\s+to\s+)?"
-                                  r"(?:go(?:ing)? down|decreas\w*|improv\w*|learn\w*|converg\w*|drop\w*|"
+                                  # (a verb of the run's: not a schedule's, "I stopped learning rate decay")
+                                  r"(?:go(?:ing)? down|decreas\w*|improv\w*|learn\w*(?![\s_-]*rate)|converg\w*|drop\w*|"
                                   # (the loss's moving, not a tensor's: "I did not move the model to the GPU")
                                   r"mov(?:e|es|ed|ing)\b(?!\s+(?:the|my|it|them|this|that|to|onto|data|model|tensors?|"
                                   r"everything|anything)\b))\b"
