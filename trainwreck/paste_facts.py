@@ -51,10 +51,10 @@ from .rate_tried import broke_before_update, lr_tried, rate_zero_failed
 from .run_kind import IMAGE_TO_IMAGE, OTHER_TARGET, SUMMED, absolute_loss, linear_model
 from .sequence_losses import ctc_blank_label
 from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_broke, loss_climb_said, losses_built,
-                       order_moved_it, nonfinite_skipped, own_data_only, RL_RUN, says_not_learning, untrained_output_enormous,
-                       untrained_output_nonfinite)
+                       not_learning_sentences, order_moved_it, nonfinite_skipped, own_data_only, RL_RUN, says_not_learning,
+                       untrained_output_enormous, untrained_output_nonfinite)
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
-from .sentences import denied_before, sentences_and_ends, sentences_only, told
+from .sentences import denied_before, sentences_only, told
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
 from .printed_sizes import input_range_printed, target_size_printed
 from .start_loss import early_jump_seen, regression_start_said, start_high
@@ -149,7 +149,7 @@ def _stopped_where_said(ev: Evidence) -> bool:
         return True
     # (a number the sentence that says so gives: "my loss gets stuck at 0.0096." -- not a log line's, nor a setting's
     # in a sentence that says nothing of learning)
-    said = [float(n) for sentence, _end in sentences_and_ends(told(ev.prose)) if says_not_learning(sentence)
+    said = [float(n) for sentence in not_learning_sentences(ev.prose)
             for n in re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)?(?!\w|\.\d)", sentence)]
     return flat_tail(ev) and any(abs(n - ev.last) <= PLATEAU_FALL * ev.last for n in said)
 

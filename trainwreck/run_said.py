@@ -290,10 +290,14 @@ WRAPPED = lazy_regex.compile(r"(?<=[\w,])[ \t]*\n(?=[a-z0-9])")
 def says_not_learning(text: str) -> bool:
     """Does the text state that the run does not learn (NOT_LEARNING), outside questions and validation scores?
     (A paragraph's wrapped lines are one sentence here.)"""
-    return any(end != "?" and any(_said_of_this_run(sentence, m)
-                                  for pattern in (NOT_LEARNING, NOT_LEARNING_FOREIGN)
-                                  for m in itertools.islice(pattern.finditer(sentence), 10))
-               for sentence, end in sentences_and_ends(WRAPPED.sub(" ", text)))
+    return next(not_learning_sentences(text), None) is not None
+
+
+def not_learning_sentences(text: str):
+    """Each sentence of the text that states the run does not learn (says_not_learning's reading, one at a time)."""
+    return (sentence for sentence, end in sentences_and_ends(WRAPPED.sub(" ", text))
+            if end != "?" and any(_said_of_this_run(sentence, m) for pattern in (NOT_LEARNING, NOT_LEARNING_FOREIGN)
+                                  for m in itertools.islice(pattern.finditer(sentence), 10)))
 
 
 # The loss said to climb, in a sentence that does not say it then came back down or that it climbed only in the warmup:
