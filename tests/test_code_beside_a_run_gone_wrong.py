@@ -418,5 +418,15 @@ def test_a_run_that_climbed_and_ends_above_where_it_started_made_the_model_worse
     # started, and a tail at 1.35x that is no failure, though it is 2.3x the first value)
     lucky = diagnosis(log([1.62, 1.60, 1.65], first=0.7).replace("1.0206", "0.6206")).signature.facts
     assert not any("made the model worse" in fact for fact in lucky)
-    for words in ("MoCo v2 with a queue of 65536 negatives:", "PPO agent, value loss:", "I increased dropout to 0.5:"):
+    for words in ("MoCo v2 with a queue of 65536 negatives:", "DDPG agent:", "I increased dropout to 0.5:"):
         assert diagnosis(log(above, words)).signature.name == "healthy", words
+
+
+def test_an_rl_run_or_a_contrastive_queue_is_a_loss_that_grows_when_healthy_for_every_climb_reading():
+    """The refusal sits in GROWS_WHEN_HEALTHY, so every climb reading takes it: a slow climb back from the lowest reads
+    as one that stayed in a plain run, and as no failure beside a MoCo queue or a DDPG agent."""
+    values = [2.21, 1.95, 1.70, 1.52, 1.38, 1.25, 1.40, 1.68, 1.94, 1.81, 2.10, 1.97]
+    log = "".join(f"epoch {k}: loss {v}\n" for k, v in enumerate(values, 1))
+    assert diagnosis("my run:\n" + log).signature.name == "climbed-and-stayed"
+    for words in ("MoCo v2 with a queue of negatives:", "DDPG agent:"):
+        assert diagnosis(words + "\n" + log).signature.name == "healthy", words

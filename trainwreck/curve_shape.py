@@ -22,7 +22,7 @@ from .logscan.dialects import caffe, loss_unit, named as dialect_named
 from .logscan.reader import PROSE
 from .logscan.positions import count_number, epoch_number, step_number
 from .plural import counted
-from .run_said import BATCH_SIZE, RL_RUN, never_recovered_said, reward_rose
+from .run_said import BATCH_SIZE, never_recovered_said, reward_rose
 from .schedule_said import ADAPTIVE, COSINE_SAID, PLAIN_SGD, WARMUP_NAMED, WARMUP_SET, no_warmup_said
 from .sentences import said_unnegated, sentence_around, sentences_only, told
 from .watch_rule import STEP_FLOOR, WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
@@ -755,15 +755,14 @@ def _signature(ev: Evidence) -> Signature:
         # its first value, or the median of its first NOISY_START where that is higher, so that one lucky first batch sets
         # no start -- after that climb: a run that ends worse than the model it started from, a pretrained one's loss
         # thrown up in its first steps and only partly back, 3.22, 3.19, ..., 7.92, ..., 6.49, 6.32, 4.87; not a loss that
-        # grows when healthy or in an RL run, nor a harder task set on purpose, nor a contrastive loss whose queue of
-        # negatives fills with real features as it trains)
+        # grows when healthy (GROWS_WHEN_HEALTHY: a GAN's, an RL run's, a contrastive queue's), nor a harder task set on
+        # purpose)
         started = max(ev.head[0], statistics.median(ev.head[:NOISY_START]))
         tail = ev.before[-LOW_RUN:] if ev.before else [last]
         ended = sum(tail) / len(tail)
-        if not back and not stayed and not grows and not swung and not rewarded and started > 0 \
+        if not back and not stayed and not grows and not swung and started > 0 \
                 and min(tail) >= RECOVERED * started and _a_training_run_from_its_start(ev) \
-                and not HARDER_BY_CHOICE.search(ev.prose) and not RL_RUN.search(ev.prose) \
-                and not QUEUE_FILLS.search(ev.prose):
+                and not HARDER_BY_CHOICE.search(ev.prose):
             jump = _jump_to_peak(ev)
             out = sig("climbed-and-stayed", [
                 f"the loss started at {fmt(ev.head[0])} ({at(0)}), "
@@ -873,7 +872,14 @@ GROWS_WHEN_HEALTHY = lazy_regex.compile(r"\b(?:gan|dcgan|wgan|(?<!data )(?<!batc
                                         r"q[ _-]?values?|dqn|ppo|critic|actor|td[ _-]?error|"
                                         r"kl[ _-]?(?:anneal\w*|warm-?up|weight|beta)|beta[ _-]?(?:anneal\w*|warm-?up|schedule)|"
                                         r"anneal\w* (?:the )?(?:kl|beta)|curriculum|scheduled sampling|domain[ -]adversarial|dann|"
-                                        r"gradient reversal|consistency (?:weight|loss))\b", re.I)
+                                        r"gradient reversal|consistency (?:weight|loss)|"
+                                        # (the rest of the RL algorithms run_said.RL_RUN names; and a contrastive loss over
+                                        # a queue or a memory bank of negatives, which rises while the queue fills with
+                                        # real features in place of the first random ones -- K. He on MoCo,
+                                        # facebookresearch/moco issue 9: "the task is getting harder"; and a sequence
+                                        # length warmed up)
+                                        r"trpo|ddpg|ddqn|q-learning|replay buffer|moco|memory[ -]bank|queue of negatives|"
+                                        r"negative queue|sequence[ -]length warm-?up)\b", re.I)
 # A ramp up is of a weight or a rate ("the consistency weight is ramped up", "the lr ramps up linearly"); where the
 # nearest thing named before it is the loss itself ("the loss ramps up after epoch 3") it is the failure, not a schedule.
 RAMP_UP = lazy_regex.compile(r"(?i)\bramp(?:ed|s|ing)?\s+(?:it\s+)?up\b")
@@ -902,11 +908,6 @@ def ramped_up(prose: str) -> re.Match | None:
 # A harder task set on purpose during training, which raises the loss for good: mixup or cutmix, label smoothing,
 # augmentation, dropout or a regulariser switched on or added
 _HARDER = r"(?:mix-?up|cut-?mix|label[\s_]+smoothing|augment\w*|dropout|regulari[sz]\w*)"
-# A contrastive loss over a queue or a memory bank of negatives rises while the queue fills with real features in place of
-# the first random ones (K. He on MoCo, facebookresearch/moco issue 9: "the task is getting harder"); and a curriculum
-# makes its own task harder as it goes
-QUEUE_FILLS = lazy_regex.compile(r"(?i)\bmoco\b|\bmemory[ -]bank\b|\bqueue of negatives\b|\bnegative queue\b|\bcurriculum\b|"
-                                 r"\bsequence[ -]length warm-?up\b")
 HARDER_BY_CHOICE = lazy_regex.compile(r"(?i)(?<!not )(?<!n't )\b(?:switch\w*|turn\w*)\s+(?:\w+\s+){0,3}?on\b[^.\n]{0,40}?\b"
                                       + _HARDER + r"|(?<!not )(?<!n't )\b(?:switch\w*|turn\w*)\s+" + _HARDER + r"\s+on\b|"
                                       r"(?<!not )(?<!n't )\b(?:add\w*|enabl\w*|introduc\w*|start\w*\s+using|increas\w*|rais\w*)\s+"
