@@ -47,8 +47,14 @@ def test_a_loss_that_rose_beside_a_falling_accuracy_is_no_healthy_run():
 def test_a_signed_mean_or_a_rounded_zero_is_no_dead_layer():
     """code_review_s72 5: a tanh layer's signed mean sits near 0 in a healthy layer (and prints -0.00); a zero printed to
     two decimals may be 0.004. Neither is every unit giving 0."""
+    # (each guard alone decides its case: printed to four decimals, past the rounding guard)
+    signed = "My ReLU MLP is stuck\n" + "".join(
+        f"epoch {i} loss 2.30 act_mean {v}\n" for i, v in enumerate(
+            ["0.4100", "0.1200", "0.0300", "-0.0000", "0.0000", "-0.0000", "0.0000"]))
+    assert dead_layer_printed(signed) == ""                                # (a minus sign printed: a signed mean)
     tanh = "My tanh MLP (nn.Tanh hidden layers) is stuck\n" + "".join(
-        f"epoch {i} loss 2.30 act_mean {v}\n" for i, v in enumerate(["0.41", "0.12", "0.03", "-0.00", "0.00", "-0.00", "0.00"]))
-    assert dead_layer_printed(tanh) == ""
+        f"epoch {i} loss 2.30 act_mean {v}\n" for i, v in enumerate(["0.4100", "0.1200", "0.0300"] + ["0.0000"] * 4))
+    assert dead_layer_printed(tanh) == ""                                  # (a tanh layer's mean may sit at 0)
+    assert dead_layer_printed(tanh.replace("My tanh MLP (nn.Tanh hidden layers)", "My ReLU MLP")) != ""
     rounded = log(ROWS[:5] + [(2.31, 0.10, "0.00")] * 5)
     assert dead_layer_printed(rounded) == ""
