@@ -595,9 +595,7 @@ def _signature(ev: Evidence) -> Signature:
     if early and early[0] > 0 and ev.last <= early[0] and at_run_start(ev):
         # (said in words, where the paste sets no warmup of its own; or printed: the log's own rate, the same from
         # its first step, beside an adaptive optimizer -- what the log shows outranks words of another run's settings)
-        no_warmup = ((no_warmup_said(ev.prose) if not WARMUP_SET.search(ev.prose) else "") or _rate_flat_from_start(ev)
-                     or _loop_without_schedule(ev.prose) or _rate_said_without_schedule(ev.prose)
-                     or _decay_from_the_top(ev))
+        no_warmup = (no_warmup_said(ev.prose) if not WARMUP_SET.search(ev.prose) else "") or _one_rate_from_start(ev)
         jump, uniform, from_uniform = _no_warmup_jump(ev, early[0])
         # (or, from a uniform start under an adaptive optimizer, with no words of it: a model that outputs a uniform
         # guess scores ln C on every batch, whatever it holds, so a nat above it in the first steps is no batch's
@@ -1671,6 +1669,14 @@ def _decay_from_the_top(ev: Evidence) -> str:
             "its top rate and no warmup named anywhere in the paste")
 
 
+def _one_rate_from_start(ev: Evidence) -> str:
+    """" in a run whose ..." where the run took one rate from its first step, as the log prints it (flat or falling
+    from the first value), a pasted loop with no scheduler shows it, the words give it as one number, or a decay
+    starts at its top; or ""."""
+    return (_rate_flat_from_start(ev) or _loop_without_schedule(ev.prose) or _rate_said_without_schedule(ev.prose)
+            or _decay_from_the_top(ev))
+
+
 def _optimizer_named(built: re.Match) -> str:
     """The optimizer's name as ADAPTIVE_BUILT found it built: `torch.optim.AdamW(` is AdamW."""
     return built.group(0).rstrip("( ").split(".")[-1]
@@ -1764,8 +1770,7 @@ def broke_early_without_warmup(ev: Evidence, sig: Signature) -> str:
         for p in ev.head_at[:at] if p is not None) if step is not None else False
     if step is None or step > EARLY_BREAK_STEPS or restarted:
         return ""
-    flat = (_rate_flat_from_start(ev) or _loop_without_schedule(ev.prose) or _rate_said_without_schedule(ev.prose)
-            or _decay_from_the_top(ev))
+    flat = _one_rate_from_start(ev)
     if not flat:
         return ""
     how = "turned non-finite" if at == ev.first_nonfinite else "began to climb"

@@ -147,11 +147,13 @@ def _stopped_where_said(ev: Evidence) -> bool:
         return False
     if did_not_fall(ev):
         return True
+    if not flat_tail(ev):
+        return False
     # (a number the sentence that says so gives: "my loss gets stuck at 0.0096." -- not a log line's, nor a setting's
     # in a sentence that says nothing of learning)
     said = [float(n) for sentence in not_learning_sentences(ev.prose)
             for n in re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)?(?!\w|\.\d)", sentence)]
-    return flat_tail(ev) and any(abs(n - ev.last) <= PLATEAU_FALL * ev.last for n in said)
+    return any(abs(n - ev.last) <= PLATEAU_FALL * ev.last for n in said)
 
 
 def _loss_not_a_mean(prose: str) -> bool:
