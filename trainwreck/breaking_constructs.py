@@ -569,20 +569,14 @@ _SUMMED = ("sum", "mean", "scatter", "segment_sum")
 LAYER_PIECE = lazy_regex.compile(_LAYER_CALL + r"[^\n]*\)\s*(?:\[[\s\d:,.\-]{1,30}\]|\.(?:chunk|split|unbind)\()")
 
 
-def _definition(code: str, name: str) -> re.Match | None:
-    """Where the code assigns the name a layer is called by (`self.proj = ...`, `head = ...`): the match ends after
-    the `=`."""
-    return re.search(r"(?m)^[ \t]*" + re.escape(name) + r"\s*=(?!=)", code)
-
-
 def _ends_in_probability(rhs: str, code: str) -> bool:
     """Does the layer called on this right-hand side end in a softmax or a sigmoid where the paste defines it
     (`self.head = nn.Sequential(..., nn.Softmax(dim=-1))`), or on the line itself?"""
     if PROBABILITY_SHOWN.search(rhs):
         return True
     called = re.match(r"\s*((?:self\.)?[A-Za-z_]\w{0,40})\s*\(", rhs)
-    defined = _definition(code, called.group(1)) if called else None
-    return bool(defined and PROBABILITY_SHOWN.search(code, defined.end(), defined.end() + 400))
+    defined = assignment(code, called.group(1)) if called else None
+    return bool(defined and PROBABILITY_SHOWN.search(code, defined.start(1), defined.start(1) + 400))
 
 
 def _piece_of_layer_output(name: str, code: str, seen: set, piece: bool = False) -> bool:
@@ -725,8 +719,8 @@ def norm_of_relu_output(prose: str) -> str:
                                     + re.escape(divided.group("name")) + r"\.norm\()", code[at:]):
             continue
         # (its last making before the division: not the division itself, `z = z / z.norm(...)`)
-        made = [r for r in _assignments(divided.group("name"), code[:code.rfind("\n", 0, at) + 1])][-1:] if divided else []
-        if made and _made_by_a_relu(made[0].split("#")[0].strip(), code):
+        made = _last_assignment(code, divided.group("name"), code.rfind("\n", 0, at) + 1) if divided else None
+        if made and _made_by_a_relu(made.group(1).split("#")[0].strip(), code):
             return line
     return ""
 
@@ -743,10 +737,10 @@ def _made_by_a_relu(rhs: str, code: str) -> bool:
         return False            # (a call with more after it: `torch.relu(h) @ W`, `F.relu(h) + 1.0`)
     if RELU_CALL.match(rhs) or rhs[end:].strip():
         return True
-    defined = _definition(code, call.group(0))
+    defined = assignment(code, call.group(0))
     if defined is None:
         return False
-    module = code[defined.end():].lstrip(" \t")
+    module = code[defined.start(1):]
     if re.match(RELU_MODULE, module):
         return True
     sequential = SEQUENTIAL.match(module)
