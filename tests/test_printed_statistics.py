@@ -677,3 +677,17 @@ def test_a_regressions_enormous_first_loss_beside_words_that_it_does_not_learn_a
                             "criterion = nn.MSELoss(reduction='none')\nl = criterion(model(data), data.y).sum()")
     stuck_elements = diagnosis("The MAE is stuck around 60, nowhere near the papers.\n" + elements + log)
     assert not any("is enormous, though it fell" in e for m in stuck_elements.matches for e in m.evidence)
+
+
+def test_a_normalisation_layer_said_taken_out_is_none_for_every_reading_of_scaled_inputs():
+    """One home for "a norm layer taken out" (weight_init.without_unused_norm_layers): the targets scaled alone beside
+    raw inputs, and the layers the network has for its init, read it as the words' scaling does."""
+    from trainwreck.input_scaling import targets_alone_scaled
+    from trainwreck.weight_init import NORMALISED_LAYERS, without_unused_norm_layers
+
+    code = "y_tr = y_scaler.fit_transform(y_tr)\nmodel.fit(X_tr, y_tr, epochs=20)\n"
+    scaling = "y_tr = y_scaler.fit_transform(y_tr)"
+    assert targets_alone_scaled("I removed BatchNorm, batch is 8.\n" + code, scaling)
+    assert targets_alone_scaled("The net has BatchNorm after each layer.\n" + code, scaling) == ""
+    assert not NORMALISED_LAYERS.search(without_unused_norm_layers("a model without nn.BatchNorm1d(64)"))
+    assert NORMALISED_LAYERS.search(without_unused_norm_layers("x = nn.BatchNorm1d(64)(x)"))

@@ -14,6 +14,7 @@ from .breaking_constructs import code_of, line_from
 from .class_count import CLASS_COUNT
 from .code_blocks import block_under, indent
 from .sentences import denied_before, sentence_around, sentences_only, told
+from .weight_init import without_unused_norm_layers
 from . import lazy_regex
 
 # What a paste shows of its data: labels set to -1 ("unlabelled rows set to y = -1"; not an `ignore_index=-1` the loss
@@ -208,25 +209,10 @@ SCALING_SAID = lazy_regex.compile(r"(?i)normali[sz]|standardi[sz]|z-?scor|\bscal
                                   # (features computed from the samples: not raw samples then)
                                   r"\b(?:comput|extract|convert|turn|mak|tak|us)\w*[^.\n]{0,30}?\b(?:mfccs?|(?:mel[ -])?spectrograms?)\b")
 
-# (a normalisation layer said taken out or not used is none in the network: "I removed all the BatchNorm layers", "w/o
-# BatchNorm", "I don't use BatchNorm", "BatchNorm removed since the batch is 8", "I left BatchNorm out for now")
-_NORM_LAYER = r"(?:nn\.)?(?:batch|layer|instance|group)[ _-]?norm\w*(?:\s+layers?)?"
-# (the verb not denied: "I did not remove the BatchNorm" keeps it)
-_NOT_DENIED = r"(?<!not )(?<!never )(?<!n't )"
-NORM_LAYER_UNUSED = lazy_regex.compile(r"(?i)" + _NOT_DENIED + r"\b(?:remov\w*|dropp\w*|delet\w*|disabl\w*|(?:took|take|left|leave|"
-                                       r"commented|comment)\s+out|(?:turned|switched)\s+off|got\s+rid\s+of|"
-                                       r"without|w/o|no|don'?t\s+use|do\s+not\s+use|not\s+using)\s+"
-                                       r"(?:(?:the|all|any|my|our|of|its)\s+){0,3}" + _NORM_LAYER + r"|"
-                                       + _NORM_LAYER + r"\s+(?:(?:is|are|was|were)\s+)?(?:removed|disabled|dropped|taken\s+out|"
-                                       r"commented\s+out|turned\s+off)\b|"
-                                       + _NOT_DENIED + r"\b(?:left|took|take|commented|turned|switched)\s+(?:the\s+)?"
-                                       + _NORM_LAYER + r"\s+(?:out|off)\b")
-
-
 def scaling_said(text: str) -> re.Match | None:
     """The words or code that say the inputs are scaled (SCALING_SAID), outside a normalisation layer said taken out
-    (NORM_LAYER_UNUSED); or None."""
-    return SCALING_SAID.search(NORM_LAYER_UNUSED.sub(" ", text))
+    (weight_init.NORM_LAYER_UNUSED); or None."""
+    return SCALING_SAID.search(without_unused_norm_layers(text))
 
 
 

@@ -13,7 +13,7 @@ import re
 from .brackets import arguments
 from .curve_shape import fmt
 from .sentences import UNDONE, denied_before, sentence_around, told
-from .weight_init import LAYERS_BUILT
+from .weight_init import LAYERS_BUILT, without_unused_norm_layers
 from . import lazy_regex
 
 # What a report says was scaled already ("I standardised both X and y", "X is divided by 255"): the fix of the entries
@@ -308,7 +308,8 @@ def targets_alone_scaled(prose: str, scaling: str) -> str:
     """`scaling`, the code's line that scales the targets, said beside the inputs the code fits the network on, where the
     paste scales those nowhere (see FIT_INPUTS; scaled_said has found no input scaled in code); or ""."""
     fitted = FIT_INPUTS.search(prose)
-    if not fitted or not named_as(SCALED_INPUTS, fitted.group("x")) or INPUT_SCALED_ANYHOW.search(prose):
+    if not fitted or not named_as(SCALED_INPUTS, fitted.group("x")) \
+            or INPUT_SCALED_ANYHOW.search(without_unused_norm_layers(prose)):
         return ""
     return f"`{scaling}` scales the targets; `.fit({fitted.group('x')}, ...)` is handed the inputs unscaled"
 

@@ -4,6 +4,7 @@ through a JAX update whose result is thrown away.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -272,7 +273,29 @@ FIXED_STD = lazy_regex.compile(r"\bnormal_?\(\s*(?![\w.\[\]]{0,40}emb)[\w.\[\]]{
 LINEAR_SIZES = lazy_regex.compile(r"\b(?:nn\.)?Linear\(\s*(\d{1,6})\s*,\s*(\d{1,6})")
 DEPTH_SAID = lazy_regex.compile(r"(?i)(?<!resnet )(?<!resnet-)(?<!resnet with )(?<!vgg with )\b(\d{1,3})\s+"
                                 r"(?:residual\s+|hidden\s+|dense\s+|linear\s+)?(?:blocks|layers)\b")
-NORMALISED_LAYERS = lazy_regex.compile(r"(?i)(?<!no )(?<!without )\b(?:BatchNorm\w*|LayerNorm|GroupNorm|RMSNorm)\(")
+# (a normalisation layer said taken out or not used is none in the network: "I removed all the BatchNorm layers", "w/o
+# BatchNorm", "I don't use BatchNorm", "BatchNorm removed since the batch is 8", "I left BatchNorm out for now")
+_NORM_LAYER = r"(?:nn\.)?(?:batch|layer|instance|group)[ _-]?norm\w*(?:\s+layers?)?"
+# (the verb not denied: "I did not remove the BatchNorm" keeps it)
+_NOT_DENIED = r"(?<!not )(?<!never )(?<!n't )"
+NORM_LAYER_UNUSED = lazy_regex.compile(r"(?i)" + _NOT_DENIED + r"\b(?:remov\w*|dropp\w*|delet\w*|disabl\w*|(?:took|take|left|leave|"
+                                       r"commented|comment)\s+out|(?:turned|switched)\s+off|got\s+rid\s+of|"
+                                       r"without|w/o|no|don'?t\s+use|do\s+not\s+use|not\s+using)\s+"
+                                       r"(?:(?:the|all|any|my|our|of|its)\s+){0,3}" + _NORM_LAYER + r"|"
+                                       + _NORM_LAYER + r"\s+(?:(?:is|are|was|were)\s+)?(?:removed|disabled|dropped|taken\s+out|"
+                                       r"commented\s+out|turned\s+off)\b|"
+                                       + _NOT_DENIED + r"\b(?:left|took|take|commented|turned|switched)\s+(?:the\s+)?"
+                                       + _NORM_LAYER + r"\s+(?:out|off)\b")
+
+
+@functools.lru_cache(maxsize=4)      # (asked of the same paste by the scaling readings and the init's)
+def without_unused_norm_layers(text: str) -> str:
+    """The text with each normalisation layer said taken out or not used (NORM_LAYER_UNUSED) blanked: what is left
+    names only the layers the network has."""
+    return NORM_LAYER_UNUSED.sub(" ", text)
+
+
+NORMALISED_LAYERS = lazy_regex.compile(r"(?i)\b(?:BatchNorm\w*|LayerNorm|GroupNorm|RMSNorm)\(")
 WIDE_GAIN, WIDE_GROWTH = 1.5, 1e3
 
 
@@ -283,7 +306,7 @@ def init_too_wide(prose: str) -> str:
     sizes = [(int(a), int(b)) for a, b in itertools.islice(LINEAR_SIZES.findall(prose), 50)]
     if std is None or not sizes or not re.search(r"(?i)\brelu\b", prose):
         return ""
-    if NORMALISED_LAYERS.search(prose):
+    if NORMALISED_LAYERS.search(without_unused_norm_layers(prose)):
         return ""                      # (a normalisation after the layers resets the spread each time)
     s = float(std.group(1) or std.group(2) or std.group(3))
     # (the hidden layers' inputs: the first layer's are the data's, and its width says nothing of the stack's)
