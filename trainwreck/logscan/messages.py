@@ -61,7 +61,8 @@ FAMILIES = (
     # (an anchor that the catalogue's own NumPy messages hold, `divide by zero encountered in`: one literal for all of
     # them, of the automaton's 64 -- anchors.py)
     _family(b" encountered in", rb"(?:overflow|underflow|divide by zero|invalid value) encountered in \w+", "numpy"),
-    _family(b" returned nan values in its ", rb"Function '[^'\n]*' returned nan values in its \w+ output\.?", "pytorch"),
+    # (its anchor without the space after it: the catalogue's declared anomaly messages hold it, so they share it)
+    _family(b" returned nan values in its", rb"Function '[^'\n]*' returned nan values in its \w+ output\.?", "pytorch"),
     # the checks that stop a run at a non-finite loss (stops.py): read as its last value too
     *(_family(stop.anchor, stop.pattern.pattern, stop.origin, quotable=False) for stop in STOPS),
     _family(b"Gradient overflow.", rb"Gradient overflow\.\s+Skipping step(?:, loss scaler \d+ reducing loss scale "
