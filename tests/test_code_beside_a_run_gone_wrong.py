@@ -430,3 +430,80 @@ def test_an_rl_run_or_a_contrastive_queue_is_a_loss_that_grows_when_healthy_for_
     assert diagnosis("my run:\n" + log).signature.name == "climbed-and-stayed"
     for words in ("MoCo v2 with a queue of negatives:", "DDPG agent:"):
         assert diagnosis(words + "\n" + log).signature.name == "healthy", words
+
+
+HETEROSCEDASTIC = ("My PyTorch heteroscedastic regressor's loss goes below zero and keeps falling, then it is nan.\n\n"
+                   "```python\nclass Net(nn.Module):\n    def forward(self, x):\n        h = self.body(x)\n"
+                   "        return self.mean(h), self.logvar(h)\n\n"
+                   "mu, s = model.forward(xb)\nloss = 0.5 * (torch.exp(-s) * (yb - mu) ** 2 + s).mean()\n```\n\n"
+                   + "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(
+                       ("0.912", "0.233", "-0.81", "-2.94", "-6.07", "-9.88", "-14.1", "-18.9", "-23.6", "-28.0",
+                        "nan", "nan"), 1)))
+
+
+def test_an_exp_of_a_negated_layer_output_is_unbounded_and_a_fall_to_nan_is_its_face():
+    """A precision from a log-variance, `exp(-s)`, overflows once the output falls below about -88.7 in float32; what
+    takes it there is the training itself, the Gaussian NLL falling on the points already fit, so a fall that ends in
+    nan is that exp's face: WR-020 comes first. Not a sigmoid's `1 + exp(-z)`, whose inf gives 0.0."""
+    construct = breaking_construct(HETEROSCEDASTIC)["exp-unshifted"]
+    assert "`torch.exp(-s)`" in construct and "below about -88.7 in float32" in construct
+    d = diagnosis(HETEROSCEDASTIC)
+    assert d.matches[0].entry.id == "WR-020"
+    assert d.matches[0].parts["curve"] > 0 and d.matches[0].parts["exp-unshifted"] > 0
+    # (a scale taken as the exp of the output itself shrinks toward 0 as the NLL falls, an underflow: no face there)
+    scale = HETEROSCEDASTIC.replace("loss = 0.5 * (torch.exp(-s) * (yb - mu) ** 2 + s).mean()",
+                                    "sigma = torch.exp(s)\nloss = (0.5 * (yb - mu) ** 2 * sigma ** -2 + s).mean()")
+    assert "`torch.exp(s)`" in breaking_construct(scale)["exp-unshifted"]
+    assert "curve" not in weighed_parts(scale, "WR-020")
+    sigmoid = HETEROSCEDASTIC.replace("torch.exp(-s) * (yb - mu) ** 2", "(yb - 1 / (1 + torch.exp(-s))) ** 2")
+    assert "exp-unshifted" not in breaking_construct(sigmoid)
+    # (Flax's `model.apply(params, x)` is the model's output too)
+    flax = "mu, log_var = model.apply(params, x)\nloss = jnp.mean(jnp.exp(-log_var) * (y - mu) ** 2 + log_var)\n"
+    assert "`jnp.exp(-log_var)`" in breaking_construct(flax)["exp-unshifted"]
+    assert "exp-unshifted" not in breaking_construct(flax.replace("model.apply(params, x)", "jnp.split(z, 2)"))
+
+
+COX = ("Survival net: loss goes down nicely for hundreds of epochs and then suddenly nan, everything after is nan.\n\n"
+       "```python\ndef cox_loss(risk, time, event):\n    order = torch.argsort(time, descending=True)\n"
+       "    risk, event = risk[order], event[order]\n    hr = torch.exp(risk)\n"
+       "    log_risk = torch.log(torch.cumsum(hr, dim=0))\n    return -torch.sum((risk - log_risk) * event) / event.sum()\n```\n\n"
+       + "".join(f"epoch {e:4d} | loss {v}\n" for e, v in [
+           (0, "5.902"), (50, "4.611"), (100, "3.988"), (150, "3.452"), (200, "2.941"), (250, "2.470"), (300, "2.052"),
+           (350, "1.713"), (400, "1.448"), (450, "1.262"), (500, "1.139")]))
+
+
+def test_a_running_sum_of_exps_inside_a_log_is_a_log_sum_exp_by_hand():
+    """A Cox partial likelihood's risk set written as log(cumsum(exp(risk))): the exps are summed inside a log, with
+    nothing subtracted from their input."""
+    assert "`torch.exp(risk)`" in breaking_construct(COX)["exp-unshifted"]
+    assert "exp-unshifted" not in breaking_construct(COX.replace("torch.log(torch.cumsum(hr, dim=0))",
+                                                                 "torch.logcumsumexp(risk, dim=0)"))
+
+
+def test_a_finite_log_beside_words_that_it_went_nan_is_read_as_the_run_before_the_nan():
+    """The log is printed every 50 epochs and pasted up to its last finite line; the words say the loss turned nan
+    after it. The words carry the failure, the log's fall is the fall before it, and the paste's constructs are read:
+    WR-020 first. Without the words the same log is a healthy run."""
+    from trainwreck.curve_shape import nonfinite_past_the_log
+    d = diagnosis(COX)
+    assert d.verdict == "uncertain" and d.matches[0].entry.id == "WR-020"
+    assert d.matches[0].parts["exp-unshifted"] > 0
+    assert any("a loss that fell and then turned nan or inf" in e for m in d.matches for e in m.evidence)
+    assert nonfinite_past_the_log(d.evidence, d.signature)
+    quiet = diagnosis(COX.split("\n", 1)[1])
+    assert quiet.verdict == "healthy" and not nonfinite_past_the_log(quiet.evidence, quiet.signature)
+    # (a nan denied is none)
+    denied = diagnosis(COX.replace("and then suddenly nan, everything after is nan", "and never goes nan"))
+    assert denied.verdict == "healthy"
+
+
+def test_a_nan_said_of_this_runs_training_and_not_of_another_thing():
+    from trainwreck.run_said import nonfinite_said_of_this_run as said
+    assert said("The loss goes down for a long time and then suddenly nan.")
+    assert said("deepsurv loss becomes nan after ~350 epochs, was working fine before")
+    assert not said("The validation loss goes nan after epoch 3 but training is fine.")
+    assert not said("The two-term loss printed on the other run's weights: clipped 2.5606, unclipped nan")
+    assert not said("It never goes nan, the loss just stays high.")
+    assert not said("Does it go nan later on?")
+    assert not said('I never see "Loss became infinite or NaN at iteration=87!", it just stays flat.')
+    assert not said("0       0    99      1.0986       NaN\n1       0    99         NaN    0.9012")

@@ -3307,3 +3307,21 @@ def test_a_run_pasted_for_comparison_after_the_reporters_own_is_not_read_as_its_
     broke = own.replace("12.4", "11.9") + intro + theirs.replace("-11.7", "nan")
     for kept in (mine, paper, broke):
         assert without_a_compared_run(kept.encode()) == kept.encode(), kept[:60]
+
+
+def test_a_tensor_of_a_picture_read_and_resized_is_raw_pixels_when_only_its_target_is_divided():
+    """`lr` is made from the picture `cv2.imread` read, through a crop and two resizes, and turned into a tensor with no
+    division; `hr`, the target, is divided by 255. The input's pixels are raw; a mask read the same way holds classes."""
+    from trainwreck.data_values import image_tensor_unscaled
+    code = ("hr = cv2.imread(self.files[i])\nhr = hr[y:y+33, x:x+33]\n"
+            "lr = cv2.resize(hr, (11, 11), interpolation=cv2.INTER_CUBIC)\n"
+            "lr = cv2.resize(lr, (33, 33), interpolation=cv2.INTER_CUBIC)\n"
+            "hr = hr.astype(np.float32) / 255.0\n"
+            "lr_t = torch.from_numpy(lr.transpose(2, 0, 1)).float()\nhr_t = torch.from_numpy(hr.transpose(2, 0, 1))\n")
+    assert image_tensor_unscaled(code) == "lr_t = torch.from_numpy(lr.transpose(2, 0, 1)).float()"
+    assert image_tensor_unscaled(code.replace("lr_t = torch.from_numpy(lr.transpose(2, 0, 1)).float()",
+                                              "lr_t = torch.from_numpy(lr.transpose(2, 0, 1)).float() / 255")) == ""
+    mask = "mask = cv2.imread(mpath, 0)\nmask_t = torch.from_numpy(mask).long()\n"
+    assert image_tensor_unscaled(mask) == ""
+    # (a name made from no picture is no pixels: a feature table)
+    assert image_tensor_unscaled("feats = df[cols].values\nx = torch.from_numpy(feats).float()\n") == ""

@@ -154,7 +154,8 @@ EXP_OF_OUTPUT = lazy_regex.compile(_LIBRARY + r"exp\(\s*(?:self\.\w+|\w*(?:" + _
 # h.chunk(2, dim=1)` and `torch.exp(s)`, an affine coupling's scale; `mu, logvar = self.enc(x).chunk(2, -1)`): the
 # same unbounded output. Not where any assignment of the name bounds it (a tanh, a clamp, a softplus, a sigmoid: a
 # coupling's usual `s = torch.tanh(s)`).
-_LAYER_CALL = r"(?:self\.\w+|\w*(?:" + _LAYER_NAMES + r"|encoder|enc|dec|conditioner)\w*)\s*\("
+# (Flax's and Haiku's call of a model by its apply, `model.apply(params, x)`, and a forward called by name, are its output too)
+_LAYER_CALL = r"(?:self\.\w+|\w*(?:" + _LAYER_NAMES + r"|encoder|enc|dec|conditioner)\w*)(?:\.(?:apply|forward))?\s*\("
 BOUNDED = lazy_regex.compile(r"tanh|clamp|clip|softplus|sigmoid|\bsin\(|\bcos\(", re.I)
 
 
@@ -186,12 +187,23 @@ def _divides(code: str, m: re.Match) -> bool:
         and re.match(r"\s*\.(?:sum|mean)\(", code[m.end():m.end() + 12]) is None
 
 
-def exp_of_layer_piece(code: str) -> re.Match | None:
+SIGMOID_DENOMINATOR = lazy_regex.compile(r"(?<![\w.])1(?:\.0*)?\s*\+\s*(?:[\w.]{0,20}\.)?$")
+
+
+def exp_of_layer_piece(code: str, negated_only: bool = False) -> re.Match | None:
     """The exp of a name made from a layer's raw output, directly or as a chunk of it, never bounded, and not a
-    divisor; or None."""
+    divisor; or None. (negated_only: only the exp of its negation, a precision from a log-variance.)"""
     for m in itertools.islice(EXP_OF.finditer(code), EXP_CALLS_READ):
+        if negated_only and not NEGATED_NAME.match(m.group("arg").strip()):
+            continue
+        # (or of its negation, a precision from a log-variance, `jnp.exp(-log_var)`: an output pushed below about -88.7
+        # overflows it just the same -- not a sigmoid's `1 + exp(-z)`, whose inf gives 1/inf = 0.0)
         name = NAME_ARG.match(m.group("arg").strip())
-        if not name or name.group("minus") or _divides(code, m):
+        if name and name.group("minus"):
+            continue
+        name = name or NEGATED_NAME.match(m.group("arg").strip())
+        if not name or _divides(code, m) \
+                or not NAME_ARG.made(name) and SIGMOID_DENOMINATOR.search(code[max(0, m.start() - 16):m.start()]):
             continue
         made = _assignments(name.group("name"), code)
         if not made or any(BOUNDED.search(rhs) for rhs in made):
@@ -864,9 +876,12 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
         # ... or summed (or averaged) inside a log later, masked or not (`jnp.log(jnp.sum(exp_sim, axis=-1))`,
         # `torch.log((exp_sim * mask).sum(1))`, `torch.log(exp_sim.mean(1))`): a log-sum-exp by hand -- not of an exp
         # of a log (`var = torch.exp(log_var)`), a positive quantity whose sum is no log-sum-exp of scores
+        # (or a running sum: `torch.log(torch.cumsum(torch.exp(risk), 0))`, the risk set of a Cox partial likelihood
+        # written by hand, where torch.logcumsumexp is the stable form)
         if made and not re.search(r"(?<![A-Za-z])log", arg) and re.search(
-                r"(?<![\w.])(?:\w+\.)*log\(\s*(?:(?:\w+\.)*(?:sum|mean)\(\s*\(?\s*" + name + r"\b(?![\w(])|"
-                + name + r"(?:\[[^\]\n]{0,30}\])?\.(?:sum|mean)\(|\(\s*" + name + r"\b[^()\n]{0,40}\)\.(?:sum|mean)\()",
+                r"(?<![\w.])(?:\w+\.)*log\(\s*(?:(?:\w+\.)*(?:sum|mean|cumsum)\(\s*\(?\s*" + name + r"\b(?![\w(])|"
+                + name + r"(?:\[[^\]\n]{0,30}\])?\.(?:sum|mean|cumsum)\(|\(\s*" + name
+                + r"\b[^()\n]{0,40}\)\.(?:sum|mean|cumsum)\()",
                 code[m.end():]):
             return m
         # ... or summed into a name of its own that divides later (`denom = (exp_sim * mask).sum(1)`, then
@@ -1300,10 +1315,12 @@ def breaking_construct(prose: str) -> dict[str, str]:
         if "exp-unshifted" not in out \
         and not STABLE_SAID.search(code) else None
     if m:
+        # (its negation, `exp(-log_var)`: an output below about -88.7)
+        past = "below about -88.7 in float32 (-709.8" if NEGATED_NAME.match(m.groupdict().get("arg", "").strip()) else \
+            "past about 88.7 in float32 (709.8"
         out["exp-unshifted"] = (f"the pasted code puts a layer's raw output through exp "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`): nothing bounds a layer's "
-                                "output, and one past about 88.7 in float32 (709.8 in float64) makes exp inf, and the "
-                                "loss inf, then nan")
+                                f"output, and one {past} in float64) makes exp inf, and the loss inf, then nan")
     m = next((m for m in SQRT_CALL.finditer(code) if (
               m.group("where") and not (m.group("inner") and re.search(r"(?<![\w.])" + re.escape(m.group("inner"))
                                                                           + r"\s*=[^=\n][^\n]{0,120}?where\(", code)))

@@ -22,7 +22,7 @@ from .logscan.dialects import caffe, loss_unit, named as dialect_named
 from .logscan.reader import PROSE
 from .logscan.positions import count_number, epoch_number, step_number
 from .plural import counted
-from .run_said import BATCH_SIZE, never_recovered_said, reward_rose
+from .run_said import BATCH_SIZE, never_recovered_said, nonfinite_said_of_this_run, reward_rose
 from .schedule_said import ADAPTIVE, COSINE_SAID, PLAIN_SGD, WARMUP_NAMED, WARMUP_SET, no_warmup_said
 from .sentences import said_unnegated, sentence_around, sentences_only, told
 from .watch_rule import STEP_FLOOR, WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
@@ -1020,6 +1020,17 @@ def words_say_nonfinite(ev: Evidence) -> bool:
     return said_unnegated(sentences_only(ev.prose), {"nan", "inf"})
 
 
+def nonfinite_past_the_log(ev: Evidence, sig: Signature) -> bool:
+    """A log whose values are all finite and look healthy, beside sentences that say the run went nan or inf: the nan
+    came after what the log shows (printed every 25 epochs, or pasted up to its last finite line), so the words carry
+    the failure, as in a report of words, and the curve is the run's shape on the way to it."""
+    # (a log's values: not values a reporter chose to give in sentences, "it was ~4.3, then 5, 7, 12...", which stop
+    # where the reporter had numbers to give -- weighed beside their words already)
+    dialect = dialect_named(ev.dialect)
+    return sig.name == "healthy" and ev.first_nonfinite is None and ev.count >= 3 \
+        and not (dialect is not None and dialect.chosen) and bool(nonfinite_said_of_this_run(ev.prose))
+
+
 def at_run_start(ev: Evidence) -> bool:
     """Is the first value the run's first, as far as the log's numbering says (unnumbered: assume so)? Numbered 0
     or 1; or, in the first epoch, the first print of a loop that prints every k steps: at step k (or k - 1, a count
@@ -1784,9 +1795,23 @@ def did_not_fall(ev: Evidence) -> bool:
 
 def flat_tail(ev: Evidence) -> bool:
     """Do the last SHAPE_MIN // 2 values (all above zero) lie within PLATEAU_FALL of their lowest: a loss that has
-    stopped moving, wherever it stopped?"""
+    stopped moving, wherever it stopped? Or, in a log cut short ("..." between epoch 8 and epoch 39), the last three
+    values or more that do, and that the log's own epoch numbers say stand for SHAPE_MIN // 2 epochs or more?"""
     tail = ev.before[-(SHAPE_MIN // 2):]
-    return len(tail) == SHAPE_MIN // 2 and min(tail) > 0 and _within(tail, PLATEAU_FALL)
+    if len(tail) == SHAPE_MIN // 2 and min(tail) > 0 and _within(tail, PLATEAU_FALL):
+        return True
+    places = ev.before_at[-len(ev.before):] if len(ev.before_at) >= len(ev.before) else []
+    k = next((k for k in range(min(len(places), SHAPE_MIN // 2), FLAT_NUMBERED_MIN - 1, -1)
+              if min(ev.before[-k:]) > 0 and _within(ev.before[-k:], PLATEAU_FALL)), 0)
+    if not k:
+        return False
+    first, last = epoch_number(places[-k]), epoch_number(places[-1])
+    return bool(first and last and first.isdigit() and last.isdigit()) \
+        and int(last) - int(first) >= SHAPE_MIN // 2
+
+
+# (three values at least: two printed epochs apart say no more than where the log was cut)
+FLAT_NUMBERED_MIN = 3
 
 
 def _within(values: list[float], tolerance: float) -> bool:

@@ -475,12 +475,40 @@ def dataset_data(prose: str) -> tuple[str, str] | None:
     return None
 
 
+# ... or a tensor made of any name the paste reads from an image file, directly or through the calls that keep its
+# pixels' values -- a crop, a resize, a colour conversion, a transpose (`hr = cv2.imread(f)`, `lr = cv2.resize(hr, ...)`,
+# then `torch.from_numpy(lr.transpose(2, 0, 1)).float()`): a low-resolution input made from a picture whose target copy
+# alone is divided by 255
+TENSOR_OF_NAME = lazy_regex.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*torch\.(?:tensor|from_numpy|as_tensor|FloatTensor)\(\s*"
+                                    r"(?:np\.(?:array|asarray)\(\s*)?(?P<src>\b[A-Za-z_]\w{0,30})\b")
+READ_HOPS = 4
+
+
+def _read_from_a_file(name: str, prose: str, hops: int = READ_HOPS) -> bool:
+    """Is the name assigned from an image reader (_READERS), or from a name that is, within `hops` assignments, with
+    no division on the way?"""
+    if hops <= 0:
+        return False
+    for m in itertools.islice(re.finditer(r"(?m)^[ \t]*" + re.escape(name) + r"\s*=(?!=)\s*([^\n]{1,200})", prose), 10):
+        rhs = m.group(1)
+        if re.search(_READERS, rhs):
+            return True
+        others = {n for n in re.findall(r"(?<![\w.])([A-Za-z_]\w{0,30})(?![\w(])", rhs) if n != name}
+        if not re.search(r"/\s*\d", rhs) and any(_read_from_a_file(n, prose[:m.start()], hops - 1) for n in others):
+            return True
+    return False
+
+
 def image_tensor_unscaled(prose: str) -> str:
-    """The line that makes a tensor of an image as it was read (IMAGE_TENSOR), or an array of the images as they were
-    read (IMAGE_STACK), when neither that image nor that tensor
+    """The line that makes a tensor of an image as it was read (IMAGE_TENSOR, TENSOR_OF_NAME), or an array of the
+    images as they were read (IMAGE_STACK), when neither that image nor that tensor
     is divided by 255 anywhere in the paste (an aside on another pipeline's ToTensor() does not scale this one); or
     ""."""
-    for m in itertools.chain(IMAGE_TENSOR.finditer(prose), IMAGE_STACK.finditer(prose)):
+    # (not a mask's or a label's, read from a picture too: its values are classes)
+    named = (m for m in itertools.islice(TENSOR_OF_NAME.finditer(prose), 10)
+             if not NOT_PIXELS.search(m.group("name")) and not NOT_PIXELS.search(m.group("src"))
+             and _read_from_a_file(m.group("src"), prose[:m.start()]))
+    for m in itertools.chain(IMAGE_TENSOR.finditer(prose), IMAGE_STACK.finditer(prose), named):
         # (a stack's own line may end in its division, `...).astype(np.float32) / 255.0`; masks and labels read as
         # pictures hold classes, not pixels)
         if "src" not in m.groupdict() and (NOT_PIXELS.search(m.group("name"))

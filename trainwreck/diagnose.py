@@ -52,7 +52,8 @@ from .normals import (BENIGN_WARNINGS, NATS_BITS, Normal, RESTARTED, UNIFORM_STA
                       normals_asked)
 from .precision_said import precision_face
 from .rate_tried import lr_tried, rate_zero_failed
-from .run_said import STUCK, loss_climb_said, says_failure, says_not_learning, untrained_output_nonfinite
+from .run_said import (STUCK, loss_climb_said, says_failure, says_not_learning, short_of_reference_said,
+                       untrained_output_nonfinite)
 from .schedule_said import restarts_said
 from .sentences import YES_NO, mostly_prose
 from .thesaurus import tokens
@@ -483,6 +484,12 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         read.append(("", uniform))
     if any(n.name == NATS_BITS for n in normals):
         read.append(("", f"a number the report gives is its figure in bits times ln 2: {nats_as_bits(ev.prose)}"))
+    # (a healthy-looking curve beside words that the run falls far short of its reference: why the paste's constructs
+    # were read as a run gone wrong)
+    if sig.name == "healthy" and matches and (short := short_of_reference_said(ev.prose)):
+        read.append(("", f"the report says this run falls far short of the one it is compared with (\"{short}\"): the "
+                         "same setup does better there, so the paste was read for what this run does differently, "
+                         "though its own loss falls"))
     if zero is not None and w.declarers.get(SAME_AS):
         read.append((WHY, f'message "{MESSAGE}" (line {ev.messages[zero][1]}): {WHY}; weighed for '
                           f"{', '.join(w.declarers[SAME_AS])}, whose failure that is"))

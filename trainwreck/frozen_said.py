@@ -118,6 +118,15 @@ ONE_OUTPUT = lazy_regex.compile(
     r"(?:whatever|regardless of|no matter)\s+(?!(?:what\s+|which\s+)?(?:the\s+|my\s+|i\s+)?(?:learning|lr\b|seeds?\b|"
     r"optimi|batch|settings?\b|hyper|epochs?\b|configs?\b|init|models?\b|architectures?\b|numbers?\b|sizes?\b|"
     r"rates?\b|how\b|do\b|try|tried|change|use)))"
+    # "no matter what sentence I give it, it outputs the exact same sentence": the input said first, as the reporter
+    # varied it (an input given, not a setting tried)
+    r"|\b(?:whatever|regardless\s+of|no\s+matter)\s+(?:what|which)\s+(?:[\w-]+\s+){0,3}?(?:i|we|you)\s+"
+    r"(?:give|feed|pass|show|input|send)\w*\b[^.;\n]{0,20}?,\s*(?:it|the\s+(?:model|network|net|decoder))\s+(?:always\s+)?"
+    r"(?:returns?|predicts?|gives?|outputs?|produces?|generates?|translates?\s+(?:it\s+)?(?:in)?to)\s+(?:exactly\s+)?"
+    r"the\s+(?:exact\s+|very\s+)?same\b(?!\s+(?:[\w-]+\s+)?" + _SHAPE + r")"
+    # "my seq2seq translates every sentence to the same output", "it maps every image to the same class"
+    r"|\b(?:maps?|translates?|turns?|converts?|decodes?|classif(?:y|ies))\s+" + _EVERY + r"\s+" + _INPUTS
+    + r"\s+(?:in)?to\s+the\s+(?:exact\s+|very\s+)?same\b(?!\s+(?:[\w-]+\s+)?" + _SHAPE + r")"
     # "every user predicted as the same country" (a title's, with no verb)
     r"|\b(?:every|each|all)(?: (?:of )?(?:the|my|our))?(?: (?!" + _OUTPUTS + r"\b)" + _INPUTS + r"){1,2}? (?:is |are )?"
     r"(?:classified|predicted) as the same\b"

@@ -18,7 +18,7 @@ from .clip_unused import CLIP_NO_EFFECT_SAID, clip_never_applied
 from .breaking_constructs import (MASKED_INF, breaking_construct, mask_row_printed, code_of, divides_by_norm, norm_of_relu_output,
                                   inverse_of_sum, loss_def_body, token_counts, y_pred_slices)
 from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, PLATEAU_FALL, Signature, at_run_start,
-                          broke_early_without_warmup, did_not_fall, flat_tail, fmt, pinned_at_uniform,
+                          broke_early_without_warmup, did_not_fall, flat_tail, fmt, nonfinite_past_the_log, pinned_at_uniform,
                           rate_at_top_as_the_loss_rose, same_batch_jumps, words_say_nonfinite)
 from .data_checked import data_said_finite, inputs_only
 from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
@@ -51,6 +51,7 @@ from .rate_tried import broke_before_update, lr_tried, rate_zero_failed
 from .run_kind import IMAGE_TO_IMAGE, OTHER_TARGET, SUMMED, absolute_loss, linear_model
 from .sequence_losses import ctc_blank_label
 from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_broke, loss_climb_said, losses_built,
+                       short_of_reference_said,
                        not_learning_sentences, order_moved_it, nonfinite_skipped, own_data_only, RL_RUN, says_not_learning,
                        untrained_output_enormous, untrained_output_nonfinite)
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
@@ -61,7 +62,8 @@ from .start_loss import early_jump_seen, regression_start_said, start_high
 from .thesaurus import tokens
 from .timing_words import timing_of
 from .weight_init import (ALL_PARAMS_ZERO, CONSTANT_INIT_SAID, FILLED, LARGE_INIT, LAYERS_BUILT, NUMPY_ZERO_WEIGHTS,
-                          UNFILLED, constant_kernel_init, init_too_wide, update_discarded,
+                          UNFILLED, constant_kernel_init, init_too_wide, network_of_layers, parameters_zeroed_in_loop,
+                          update_discarded,
                           weights_set_by, zero_tables_multiplied, zeros_loaded)
 from . import lazy_regex
 
@@ -190,6 +192,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         or bool(gan_failure_said(ev.prose)) \
         or bool(dead_units_said(ev.prose)) \
         or says_not_learning(ev.prose) and (bool(RL_RUN.search(ev.prose)) or _stopped_where_said(ev)) \
+        or bool(short_of_reference_said(ev.prose)) \
+        or nonfinite_past_the_log(ev, sig) \
         or bool(nonfinite_skipped(ev.prose)) \
         or bool(pinned_at_uniform(ev))
     # (and words that the run does not learn, beside a loss that did not fall or stopped where the words say: their own
@@ -661,7 +665,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             out["masked-row-printed"] = (f"the paste prints a row of the mask its -inf fill reads with every key masked "
                                          f"(`{row}`): that row of scores is all -inf, and its softmax nan")
     numpy = list(NUMPY_ZERO_WEIGHTS.finditer(ev.prose))
-    keras_torch = constant_kernel_init(ev.prose) if len(LAYERS_BUILT.findall(ev.prose)) >= 2 else None
+    # (a kernel's initialiser beside two layers built; a loop over every parameter of the model beside a network said
+    # in words too -- the loop takes each layer the model has, shown or not)
+    keras_torch = constant_kernel_init(ev.prose) if len(LAYERS_BUILT.findall(ev.prose)) >= 2 else \
+        parameters_zeroed_in_loop(ev.prose) if network_of_layers(ev.prose) else None
     zeros = keras_torch or (numpy[1] if len(numpy) >= 2 else None) or weights_set_by(ALL_PARAMS_ZERO, ev.prose) \
         or zeros_loaded(ev.prose)
     said = None if zeros is not None else CONSTANT_INIT_SAID.search(ev.prose)

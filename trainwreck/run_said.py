@@ -10,7 +10,8 @@ import itertools
 import re
 
 from .safe_text import shown
-from .sentences import denied_before, negated, said_unnegated, sentence_around, sentences_and_ends, told
+from .sentences import (denied_before, negated, said_unnegated, sentence_around, sentences_and_ends, sentences_only,
+                        told)
 from .thesaurus import fold_text
 from . import lazy_regex
 
@@ -370,6 +371,32 @@ def _said_of_this_run(sentence: str, m: re.Match) -> bool:
     return subject is None or not NOT_THIS_RUN.search(sentence, max(0, subject.start() - 20), subject.end())
 
 
+# A nan or an inf said in one of the report's sentences (not its code, nor a log line, nor a question), of this run's
+# training (not "the validation loss is nan"), not denied ("it never goes nan"), as what the loss became ("goes nan",
+# "then suddenly nan", "nan from epoch 338 on": not a value printed after a label, "unclipped nan"), in a sentence of
+# words (four or more besides it: not a table's row of numbers with a nan cell)
+NONFINITE_WORD = lazy_regex.compile(r"(?i)\b(?:go(?:es|ing)?|went|gone|becom(?:es?|ing)|became|turn(?:s|ed|ing)?|to|into|is|was|"
+                                    r"are|were|gets?|got|getting|gives?|gave|returns?|returned|shows?|showed|hits?|then|"
+                                    r"suddenly|just)\s+(?:(?:a|an|all|to|into|suddenly|just|straight|completely)\s+)?"
+                                    r"(?:nan|inf|infinity|nans)(?![\w.])|(?<![\w.])(?:nan|inf)\s+(?:loss\w*|values?|everywhere|"
+                                    r"from|after|at|since|forever)\b")
+SENTENCE_WORDS = 4
+QUOTED_TEXT = lazy_regex.compile(r"\"[^\"\n]{0,200}\"|`[^`\n]{0,200}`|\u201c[^\u201d\n]{0,200}\u201d")
+
+
+def nonfinite_said_of_this_run(text: str) -> str:
+    """The first sentence that says this run's training went nan or inf (NONFINITE_WORD), else ''."""
+    # (not a message quoted, one the reporter does not see: '"Loss is nan, stopping training" never shows up')
+    for sentence, end in sentences_and_ends(QUOTED_TEXT.sub(" ", WRAPPED.sub(" ", sentences_only(text)))):
+        words = [w for w in re.findall(r"[A-Za-z]{2,}", sentence) if w.lower() not in ("nan", "inf", "nans")]
+        if end == "?" or len(words) < SENTENCE_WORDS:
+            continue
+        m = NONFINITE_WORD.search(sentence)
+        if m and said_unnegated(sentence, {"nan", "inf"}) and _said_of_this_run(sentence, m):
+            return " ".join(sentence.split())
+    return ""
+
+
 # (a clause also ends where a conjunction opens the next one with a subject of its own: "loss sits at ~2.30 from epoch 1
 # to epoch 20 and test accuracy is 11.35%" says the training loss stopped, whatever the test accuracy's clause says --
 # not "... and that is the validation loss", which qualifies the clause it ends)
@@ -499,8 +526,9 @@ def fell_then_broke(text: str, words: list[str]) -> bool:
 FASTER_THAN = lazy_regex.compile(r"(?i)\b(?:faster|quicker|more\s+quickly|more\s+rapidly)\s+than\b")
 REFERENCE = lazy_regex.compile(r"(?i)\s+(?:in\s+|with\s+|on\s+|for\s+|from\s+)?(?:the\s+|my\s+|our\s+|an?\s+|his\s+|her\s+|their\s+|"
                                r"\w+'s\s+)?(?:(?!(?:sgd|adam\w*|rmsprop|lr|batch|with|without|smaller|larger|higher|lower)\b)[\w'-]+\s+){0,3}?"
-                               r"(?:reference|original|paper'?s?|tutorial'?s?|baseline|official|repo\w*|"
-                               r"notebook|copy|port|implementation|version|example|run|logs?|curves?|anything|code|script)\b|"
+                               r"(?:reference|original|papers?'?s?|tutorials?'?s?|baselines?|official|repo\w*|"
+                               r"notebooks?|copy|port|implementations?|version|examples?|runs?|logs?|curves?|anything|code|"
+                               r"scripts?)\b|"
                                # (or what the reporter expected, where a turn follows that is not denied)
                                r"\s+(?:i\s+|we\s+)?(?:had\s+)?expected\b|"
                                # (or the same model in another framework or place, a port's twin: "faster than the same model
@@ -538,6 +566,37 @@ def faster_start_said(text: str) -> str:
         turn = next((t for t in TURNED.finditer(after) if not TURN_DENIED.search(after[:t.start()])), None)
         if turn and not NOT_THIS_RUN.search(after[:turn.start()][-60:]):
             return shown(" ".join(sentence.split()), QUOTED, quote=False)
+    return ""
+
+
+# A run said to fall far short of one it is compared with -- the paper's, a public notebook's, the tutorial's, the
+# official code's ("much worse than the public notebooks", "way below the reported numbers"): the same setup reaches
+# more elsewhere, so this one has a bug, however its own loss falls (not a small gap, "a bit lower than the paper",
+# which seeds and versions explain; not denied, "not much worse than the paper"; not asked)
+SHORT_OF = lazy_regex.compile(r"(?i)(?<!not )(?<!n't )(?<!no )\b(?:much|way|far|a\s+lot|significantly|substantially|dramatically|"
+                              r"massively|hugely|considerably|miles)\s+(?:worse|lower|below|behind|weaker|poorer)\b"
+                              r"(?:\s+than\b)?")
+
+
+LOSS_WORD = lazy_regex.compile(r"(?i)\b(?:loss\w*|perplexity|ppl|error|wer|cer|rmse|mae|mse)\b")
+SCORE_WORD = lazy_regex.compile(r"(?i)\b(?:acc\w*|bleu|rouge\w*|map|miou|iou|dice|f1|auc|r2|r²|psnr|ssim|score\w*|"
+                                r"rewards?|returns?|numbers?|results?|metrics?)\b")
+
+
+def short_of_reference_said(text: str) -> str:
+    """The sentence that says this run falls far short of a run it is compared with (SHORT_OF, then REFERENCE), else
+    ''."""
+    text = WRAPPED.sub(" ", text)
+    for m in itertools.islice(SHORT_OF.finditer(text), 20):
+        begin, end = sentence_around(text, m.start(), m.end(), stops=".;\n?!")
+        sentence = text[begin:end + 1]
+        # (not a yes/no question's, "is it much worse than the paper?": what told leaves is what the report tells)
+        # (lower or below of a score's: a loss lower than the paper's is better, not short of it)
+        lower = re.search(r"(?i)\b(?:lower|below)\b", m.group(0)) is not None
+        if REFERENCE.match(text, m.end()) and not CHANGED_RUN.search(text[begin:m.start()]) \
+                and m.group(0).lower() in told(sentence) \
+                and not (lower and (LOSS_WORD.search(text, begin, m.start()) or not SCORE_WORD.search(sentence))):
+            return shown(" ".join(text[begin:end].split()), QUOTED, quote=False)
     return ""
 
 

@@ -11,8 +11,9 @@ from .thesaurus import fold_text
 from . import lazy_regex
 
 
-# A sentence's end, kept by a split: a full stop (not a decimal point), a semicolon, a line's end, "!" or "?"
-SENTENCE_ENDS = lazy_regex.compile(r"(\.(?![\w(])|[;\n!?])")   # (a dot between words is a name's: `x.half()`, `torch.float16`)
+# A sentence's end, kept by a split: a full stop (not a decimal point, nor the last of "i.e." or "e.g.", which go on with
+# the sentence), a semicolon, a line's end, "!" or "?"
+SENTENCE_ENDS = lazy_regex.compile(r"((?<!\b[iI]\.e)(?<!\b[eE]\.g)\.(?![\w(])|[;\n!?])")   # (a dot between words is a name's: `x.half()`)
 
 
 @functools.lru_cache(maxsize=8)

@@ -12,12 +12,14 @@ from dataclasses import dataclass
 
 from .catalog import Catalog
 from .curve_shape import (ENORMOUS_FIRST_WORDS, PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature, accuracy_fell,
-                          accuracy_scale, accuracy_stuck, flat_tail, grows_when_healthy, not_training)
+                          accuracy_scale, accuracy_stuck, flat_tail, grows_when_healthy, nonfinite_past_the_log,
+                          not_training)
 from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
 from .logscan.stops import names_no_cause
-from .breaking_constructs import LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, PAIRWISE, SINGULAR_SLOPE_WORDS, code_of, masked_past_half
+from .breaking_constructs import (LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, PAIRWISE, SINGULAR_SLOPE_WORDS, code_of,
+                                 exp_of_layer_piece, masked_past_half)
 from .data_checked import inputs_only
 from .data_values import (INPUT_NAN_WORDS, MASK_255_WORDS, MASK_SCALED_WORDS, ONE_CLASS_IOU_WORDS, RAW_PIXEL_WORDS,
                           UNLABELLED_WORDS)
@@ -184,6 +186,18 @@ FACT_FACES = {"accumulated-undivided": RATE_CLIMBS, "cleared-outside": RATE_CLIM
               # (a model whose output is already a probability, handed to a loss that applies its own: with Adam the loss
               # comes down to the floor it cannot pass and stops there, WR-130's second signature)
               "pairing": frozenset({"stall-after-drop"}),
+              # (and weights set to one value: units that start equal stay copies, and with zeros no gradient reaches
+              # any weight -- each layer's is the next one's weights, 0, times its input -- so only the output's bias
+              # learns, and the loss falls to the loss of the classes' base rate, the unigram entropy of a language
+              # model, and stops there; an epoch's average already holds that fall)
+              "zero-init": frozenset({"stall-after-drop"}),
+              # (and the exp of a layer's raw output negated, a precision from a log-variance, `exp(-log_var)`: what
+              # takes its input up is the training itself -- a Gaussian NLL falls as the log-variance falls on the
+              # points already fit, without bound where a residual is 0 -- so the loss falls until exp passes its limit
+              # and the next value is nan or inf; only where the paste negates it (exp_of_layer_piece's negated_only):
+              # a scale taken as `exp(log_sigma)` shrinks to 0 instead, an underflow, and an exp summed into a log may
+              # underflow to log(0) as well as overflow)
+              "exp-unshifted": frozenset({"descent-then-nonfinite"}),
               # (and weights that take no update, float16's rounding them away, leave the loss where it started)
               "rounded-away": frozenset({"plateau-from-start"}),
               # (and a clip after the step leaves the run unclipped: an overshoot it was there to shorten, a jump or a
@@ -536,7 +550,9 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
     # beside words that say the run does not learn (says_not_learning), in values that ended no lower than their
     # middle one, the words and the paste's facts are the evidence too (a nan said in words is not of these values:
     # it would be in the curve)
-    words_count = ev.count < 3 or sig.name in ("no-loss", "few-values", "nonfinite-throughout")
+    # (or a finite log beside words that say it went nan: the nan is past the log, and the words carry it)
+    past_the_log = nonfinite_past_the_log(ev, sig)
+    words_count = ev.count < 3 or sig.name in ("no-loss", "few-values", "nonfinite-throughout") or past_the_log
     bm = w.library.scores(words)
     top = max(bm.values(), default=0.0)
     # a loss that keeps growing, said in words, is the climb's signature said in words
@@ -626,7 +642,8 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                     classifier_shown(ev), regressor, half_precision_denied(ev.prose, words), half_shown,
                     scaled,
                     tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])), words, sentences,
-                    words_count and fell_then_broke(sentences, words),
+                    # (a log that fell before the nan said past it shows the fall the words would have said)
+                    words_count and (fell_then_broke(sentences, words) or past_the_log and ev.last < ev.head[0]),
                     scale_recovered(ev.prose) if ev.first_nonfinite is None else "",
                     tuple(dict.fromkeys(f"Assertion `{m.group(1)}` failed."
                                         for m in itertools.islice(KERNEL_ASSERTION.finditer(ev.prose), 20))),
@@ -1262,7 +1279,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # shape's own entries, with the fact on top of it (FACT_FACES) -- the pairing only where nothing repairs it and, for a
     # softmax over the classes the paste names, at its floor
     face = next((fact for fact, shapes in FACT_FACES.items() if parts.get(fact, 0) > 0 and c.sig.name in shapes
-                 and (fact != "pairing" or unrepaired and _at_the_floor(c))), None)
+                 and (fact != "pairing" or unrepaired and _at_the_floor(c))
+                 and (fact != "exp-unshifted" or exp_of_layer_piece(code_of(c.ev.prose), negated_only=True))), None)
     # (gradients cleared nowhere in the paste are that face too where the report says a lower rate only put the
     # failure off, WR-260's own tell, or where the paste shows the whole loop that steps, its `for` line and the block
     # under it: either way the loop the paste shows is the one that ran)

@@ -122,6 +122,17 @@ PARAMETER_PICKED = lazy_regex.compile(r"(?i)bias|\b(?:dim|ndim)\b|\bndimension\b
 LOOP_BODY_LINES = 8
 
 
+# (a recurrent layer named in words: its hidden units, started equal with equal recurrent weights, stay copies too)
+RECURRENT_SAID = lazy_regex.compile(r"\b(?:LSTM|GRU|RNN)s?\b|\bseq2seq\b|\bencoder[- ]decoder\b")
+
+
+def network_of_layers(prose: str) -> bool:
+    """Does the paste build two layers or more (LAYERS_BUILT), or say a depth of two or more (DEPTH_SAID) or a recurrent
+    network (RECURRENT_SAID)? A model of one layer trains from zeros: only a network's units can start as copies."""
+    return len(LAYERS_BUILT.findall(prose)) >= 2 or any(int(n) >= 2 for n in DEPTH_SAID.findall(prose)) \
+        or RECURRENT_SAID.search(prose) is not None
+
+
 def parameters_zeroed_in_loop(prose: str) -> re.Match | None:
     """The call that sets each parameter of such a loop to one value, every one the loop gives (see PARAMETER_LOOP)."""
     for loop in itertools.islice(PARAMETER_LOOP.finditer(prose), 10):
@@ -132,7 +143,8 @@ def parameters_zeroed_in_loop(prose: str) -> re.Match | None:
         level = min((indent(line) for line in kept if line.strip()), default=0)
         text = "\n".join(line if indent(line) == level else "" for line in kept)
         p = re.escape(loop.group("p"))
-        call = re.search(rf"\bnn\.init\.(?:zeros_\(\s*{p}\s*\)|constant_\(\s*{p}\s*,\s*(?:val\s*=\s*)?"
+        # (the parameter itself or its tensor, `nn.init.constant_(param.data, 0)`)
+        call = re.search(rf"\bnn\.init\.(?:zeros_\(\s*{p}(?:\.data)?\s*\)|constant_\(\s*{p}(?:\.data)?\s*,\s*(?:val\s*=\s*)?"
                          rf"-?(?:\d+(?:\.\d*)?|\.\d+)\s*\))|\b{p}(?:\.data)?\.(?:zero_\(\)|fill_\(\s*-?[\d.]+\s*\))", text)
         if call and not PARAMETER_PICKED.search(text[:call.start()]):
             return call

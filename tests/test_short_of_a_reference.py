@@ -1,0 +1,31 @@
+"""A run said to fall far short of the run it is compared with -- a paper's, a public notebook's, the official code's --
+has a bug however its own loss falls: the paste is read for what it does differently."""
+from conftest import diagnosis
+from trainwreck.run_said import short_of_reference_said
+
+CODE = ("```python\ntfm = T.Compose([T.PILToTensor(), T.Resize(224), T.CenterCrop(224)])\n"
+        "x = tfm(Image.open(path).convert('RGB')).float()\n```\n\n")
+CURVE = "".join(f"epoch {e} | train loss {v} | val acc {a}\n" for e, v, a in [
+    (1, "2.9012", "0.201"), (2, "2.6133", "0.262"), (3, "2.4410", "0.301"), (4, "2.3151", "0.333"),
+    (5, "2.2204", "0.352"), (6, "2.1498", "0.368"), (7, "2.0957", "0.379"), (8, "2.0541", "0.386"),
+    (9, "2.0213", "0.391"), (10, "1.9960", "0.395")])
+
+
+def test_the_gap_said_is_read_and_its_forms_are_kept_apart():
+    assert short_of_reference_said("My ViT fine-tune is far behind the official implementation.")
+    assert short_of_reference_said("Top-1 is way below the reported numbers after 10 epochs.")
+    # (a question of yes or no, a denial, a changed setting, a loss lower than the paper's: none is the gap)
+    assert not short_of_reference_said("Is it much worse than the paper?")
+    assert not short_of_reference_said("It is not much worse than the paper.")
+    assert not short_of_reference_said("With lr 1e-2 it is much worse than the baseline.")
+    assert not short_of_reference_said("My validation loss is much lower than the paper's.")
+
+
+def test_a_falling_curve_beside_the_gap_is_read_for_the_pastes_constructs():
+    said = diagnosis("My accuracy is much worse than the public notebooks with the same model.\n\n" + CODE + CURVE)
+    assert said.matches and said.matches[0].entry.id == "WR-330"
+    from trainwreck.diagnose_report import report
+    assert "Read: the report says this run falls far short of the one it is compared with" in report(said)
+    # (the same paste without the words is a healthy run, and a question is no gap said)
+    assert diagnosis(CODE + CURVE).verdict == "healthy"
+    assert diagnosis("Is it much worse than the notebooks?\n\n" + CODE + CURVE).verdict == "healthy"
