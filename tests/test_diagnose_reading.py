@@ -3325,3 +3325,14 @@ def test_a_tensor_of_a_picture_read_and_resized_is_raw_pixels_when_only_its_targ
     assert image_tensor_unscaled(mask) == ""
     # (a name made from no picture is no pixels: a feature table)
     assert image_tensor_unscaled("feats = df[cols].values\nx = torch.from_numpy(feats).float()\n") == ""
+
+
+def test_i_e_and_e_g_end_no_sentence():
+    """"I get 37.18 dB in fp32, i.e. the model is fine" is one sentence: the full-precision run went well, in the same
+    sentence that names it (what precision_tried reads)."""
+    from trainwreck.precision_said import precision_tried
+    from trainwreck.sentences import sentences_and_ends
+    assert [s for s, _ in sentences_and_ends("In fp32 I get 37.18 dB, i.e. the model is fine. E.g. Set5. Done")] == [
+        "In fp32 I get 37.18 dB, i.e. the model is fine", " E.g. Set5", " Done"]
+    said = "Under fp16 autocast the output is nan. If I run that checkpoint in fp32 I get 37.18 dB, i.e. the model is fine."
+    assert precision_tried(said)[0] == "helped"
