@@ -8489,3 +8489,16 @@ def test_a_keras_softmax_output_compiled_with_keras_3s_ctc_loss_is_probabilities
                                    "I tried keras.losses.CTC() but kept the example's CTCLayer."),
                       text + "    loss = keras.backend.ctc_batch_cost(y_true, y_pred, input_length, label_length)\n"):
             assert weighed_parts(other, "WR-130").get("pairing", 0) <= 0, other[-120:]
+
+
+def test_a_climb_print_after_print_to_a_peak_is_no_jump_that_killed_the_units():
+    """"Jumped to a peak and settled above its lowest" is one jump's face (WR-140's units killed at once); a loss that
+    rose on three prints or more in a row up to the peak climbed there, the overshoot's face, and is not read so."""
+    from trainwreck.curve_shape import CLIMB_RISES
+    jump = [3.1, 1.47, 1.21, 1.19, 41.7, 12.3, 5.61, 5.547, 5.545, 5.545, 5.545, 5.545]
+    climb = [3.1, 1.47, 1.21, 1.58, 2.94, 7.86, 19.4, 41.7, 12.3, 5.61, 5.547, 5.545, 5.545, 5.545, 5.545]
+    assert sum(1 for a, b in zip(climb[2:], climb[3:8]) if b > a) >= CLIMB_RISES
+    def log(values):
+        return "".join(f"step {100 * i} loss {v}\n" for i, v in enumerate(values))
+    assert "jumped to 41.7" in " ".join(diagnosis(log(jump)).signature.facts)
+    assert "jumped to" not in " ".join(diagnosis(log(climb)).signature.facts)

@@ -1556,6 +1556,10 @@ def _since_lowest(ev: Evidence) -> list[float]:
     return ev.before[ev.low_at - ev.before_start:]
 
 
+# Rises in a row up to a peak that make it a climb, not a jump: three prints each above the one before
+CLIMB_RISES = 3
+
+
 def _settled_above(ev: Evidence) -> tuple[str, list[str]] | None:
     """A run that lost what it had learned in one jump and no longer moves: the loss came down from its peak only to a
     level at least DOUBLED its lowest before the peak, and its last values hold that level (to SETTLED_SPREAD), as the
@@ -1574,6 +1578,11 @@ def _settled_above(ev: Evidence) -> tuple[str, list[str]] | None:
     while n < len(tail) and max(top, tail[-n - 1]) - min(bottom, tail[-n - 1]) <= SETTLED_SPREAD * level:
         top, bottom, n = max(top, tail[-n - 1]), min(bottom, tail[-n - 1]), n + 1
     if n < SETTLED_MIN or not (low > 0 and min(tail) >= DOUBLED * low) or vals[peak] < (1 + PLATEAU_FALL) * max(tail):
+        return None
+    # (a jump: not a climb that rose print after print up to the peak, the overshoot's own face -- a rate raised by a
+    # warmup past what the run can take climbs so)
+    rises = next((k for k in range(peak) if vals[peak - k - 1] >= vals[peak - k]), peak)
+    if rises >= CLIMB_RISES:
         return None
     start, low_at = ev.count - n, vals.index(low) + ev.before_start
     return ("stall-after-drop",

@@ -284,6 +284,11 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
                                     accuracy=_on_line(ACCURACY, masked, found.start()), **base)
                     if others:
                         _drop_mask(layout, training, masked, found, key, spelled)
+                    # (a key printed once or twice -- a progress bar's last state -- beside a table of the run's
+                    # values under a header that names the loss: the table holds the curve)
+                    if len(list(itertools.islice(pattern.finditer(masked), FEW_KEYED))) < FEW_KEYED \
+                            and (column := _table_after(first, dialect)) is not None:
+                        return Layout(column[0], "csv", column=column[1], **base)
                     return layout
         elif dialect.mode == "csv" and (column := csv_column(first, dialect.keys)):
             return Layout(dialect, "csv", column=column, **base)
@@ -305,6 +310,19 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
         return Layout(detected or keyed_dialect.DIALECT, "key", _own_key(key, spelled),
                       named=(key.decode("utf-8", "replace"), "total" if TOTAL.search(key) else "own"), **base)
     return Layout(mode="none", **base)
+
+
+FEW_KEYED = 3
+
+
+def _table_after(first: bytes, dialect: Dialect) -> tuple[Dialect, tuple] | None:
+    """The first table dialect after `dialect` in ORDER whose column the block holds, with that column; or None."""
+    for later in ORDER[ORDER.index(dialect) + 1:]:
+        if later.mode == "table" and (later.detect is None or later.detect.search(first[:DETECT_WINDOW])) \
+                and (later.refused_by is None or not later.refused_by(first[:DETECT_WINDOW])) \
+                and (column := (later.column or table_column)(first)):
+            return later, column
+    return None
 
 
 # The loss key's spellings: where a paste prints more than one (its own run's `Loss: 2.15` and, pasted after it for
