@@ -478,6 +478,9 @@ def test_a_running_sum_of_exps_inside_a_log_is_a_log_sum_exp_by_hand():
     assert "`torch.exp(risk)`" in breaking_construct(COX)["exp-unshifted"]
     assert "exp-unshifted" not in breaking_construct(COX.replace("torch.log(torch.cumsum(hr, dim=0))",
                                                                  "torch.logcumsumexp(risk, dim=0)"))
+    # (a log under a module's module, TensorFlow's `tf.math.log`, on the exps' own line)
+    keras = "risk = tf.reshape(y_pred, [-1])\nlog_risk_set = tf.math.log(tf.cumsum(tf.exp(risk)))\n"
+    assert "`tf.exp(risk)`" in breaking_construct(keras)["exp-unshifted"]
 
 
 def test_a_finite_log_beside_words_that_it_went_nan_is_read_as_the_run_before_the_nan():

@@ -691,3 +691,25 @@ def test_a_normalisation_layer_said_taken_out_is_none_for_every_reading_of_scale
     assert targets_alone_scaled("The net has BatchNorm after each layer.\n" + code, scaling) == ""
     assert not NORMALISED_LAYERS.search(without_unused_norm_layers("a model without nn.BatchNorm1d(64)"))
     assert NORMALISED_LAYERS.search(without_unused_norm_layers("x = nn.BatchNorm1d(64)(x)"))
+
+
+def test_a_random_place_with_the_data_shuffled_is_the_order_moving_it():
+    """"With shuffle=True it goes nan at a random iteration": the place it broke moved with the data's order; a random
+    seed tried, or a setting, is no place."""
+    from trainwreck.run_said import order_moved_it
+    said = order_moved_it("- with shuffle=True it goes nan at a random iteration, sometimes in epoch 1, sometimes later")
+    assert said.startswith("with shuffle=True it goes nan at a random iteration")
+    assert order_moved_it("With shuffle=True I tried a random seed and it still breaks at step 400.") == ""
+    assert order_moved_it("I shuffle the data and use a random crop of each image.") == ""
+
+
+def test_the_features_taken_as_the_columns_a_list_names_are_a_tables():
+    """`X = df[feature_cols].values` after pd.read_csv, with nothing that fills or drops a missing value: the read is
+    one whose nan reaches the features."""
+    from trainwreck.data_values import table_read_missing_unhandled
+    code = ("df = pd.read_csv('stays.csv')\nfeature_cols = [c for c in df.columns if c != 'died']\n"
+            "X = df[feature_cols].values\ny = df['died'].values\n")
+    assert table_read_missing_unhandled(code) == "pd.read_csv"
+    assert table_read_missing_unhandled(code.replace(".values\ny", ".fillna(0).values\ny")) == ""
+    # (a single target column is no features)
+    assert table_read_missing_unhandled("df = pd.read_csv('a.csv')\ny = df[target].values\n") == ""

@@ -788,7 +788,7 @@ EXP_BOUNDED_INPUT = lazy_regex.compile(r"sigmoid|tanh|cosine_similarity|log_prob
 # node's incoming edges, written by hand)
 # (TensorFlow's reduce_sum too: `e / tf.reduce_sum(e, axis=-1, keepdims=True)`)
 _SUM_CALL = r"(?:\w+\.)*(?:sum|reduce_sum|scatter(?:_add|_sum)?|segment_sum)\("
-LOG_OF_ADDED_EXPS = lazy_regex.compile(r"(?<![\w.])(?:\w+\.)?log\(\s*(?:\w+\.)*exp\([^\n]{0,200}?\+\s*(?:\w+\.)*exp\(")
+LOG_OF_ADDED_EXPS = lazy_regex.compile(r"(?<![\w.])(?:\w+\.)*log\(\s*(?:\w+\.)*exp\([^\n]{0,200}?\+\s*(?:\w+\.)*exp\(")
 # - A softplus written by hand: a log of an exp with a constant added, `torch.log(1 + torch.exp(x))`, `np.log1p(np.exp(z))`,
 #   SchNet's shifted softplus as `torch.log(0.5 * torch.exp(x) + 0.5)`. An input past about 88.7 in float32 makes exp
 #   inf and the log of it inf; the backward pass then multiplies the log's 1 / inf = 0 by exp's slope, inf: nan. The
@@ -859,7 +859,7 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
         summed = _inside_a_call(line, m.start() - start, ("sum(", "mean(")) or re.search(
             r"exp\((?:[^()\n]|\([^()\n]*\))*\)\.(?:sum|mean)\(", line)
         if not method and summed and ("/" in line or re.search(
-                r"(?<![\w.])(?:\w+\.)?log\(", line)):
+                r"(?<![\w.])(?:\w+\.)*log\(", line)):
             return m
         # (or added up by hand inside a log: `torch.log(torch.exp(-a / g) + torch.exp(-b / g) + torch.exp(-c / g))`, a
         # soft minimum)

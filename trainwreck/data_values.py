@@ -302,8 +302,10 @@ MISSING_HANDLED = lazy_regex.compile(r"\b(?:fillna|dropna|isna|isnull|notna|notn
 
 # ... and the features taken from a table's columns (`X = df[['Age', 'Fare']]`, `x = torch.tensor(df.drop('y',
 # axis=1).values)`, `features = data.iloc[:, :-1]`): not a table of file names and labels beside images read from disk
+# (or the columns a list names, `X = df[feature_cols].values`)
 FEATURES_FROM_TABLE = lazy_regex.compile(r"(?m)^[ \t]*(?:self\.)?(?:X|x|features?|inputs?)\w{0,12}\s*=\s*(?:[\w.]{1,30}\(\s*)?"
-                                         r"[A-Za-z_]\w{0,30}(?:\[\[|\.drop\(|\.iloc\[|\.loc\[|\.values\b|\.to_numpy\()")
+                                         r"[A-Za-z_]\w{0,30}(?:\[\[|\.drop\(|\.iloc\[|\.loc\[|\.values\b|\.to_numpy\(|"
+                                         r"\[\s*[A-Za-z_]\w{0,30}\s*\]\s*(?:\.values\b|\.to_numpy\(|\.astype\())")
 
 
 def table_read_missing_unhandled(prose: str) -> str:

@@ -788,7 +788,7 @@ def score_out_of_range(text: str) -> str:
 # too. Not a question, nor a sentence that says it broke at the same place again.
 ORDER_CHANGED = lazy_regex.compile(r"\b(?:re-?)?shuffl\w*|\bdata\s+order\b|\border\s+of\s+the\s+(?:data|samples|examples|"
                                    r"batches|rows)\b", re.I)
-PLACE_MOVED = lazy_regex.compile(r"\b(?:a\s+)?(?:different|another|other)\s+(?:step|batch|epoch|iteration|iter|place|point|spot)\b|"
+PLACE_MOVED = lazy_regex.compile(r"\b(?:a\s+)?(?:different|another|other|random)\s+(?:step|batch|epoch|iteration|iter|place|point|spot)\b|"
                                  # ("at step 820 instead", "at 44,870 this time instead of 41,2xx": a number with no
                                  # unit only where no setting is named just before it -- see BARE_PLACE)
                                  r"\bat\s+(?:step|batch|epoch|iteration|iter|it)\s+~?\d[\d,]*(?:\s+this\s+time)?\s+instead\b|"
@@ -822,7 +822,7 @@ def order_moved_it(text: str) -> str:
             if moved and moved.group("bare") and SETTING.search(moved.group("bare")):
                 continue
             if ORDER_CHANGED.search(clause) and moved and not SAME_PLACE.search(clause) and not HOPED.search(clause):
-                said = re.sub(r"(?i)^(?:and|but|while|whereas|yet)\s+", "", " ".join(clause.split()))
+                said = re.sub(r"(?i)^(?:[-*\u2022]\s+)?(?:and|but|while|whereas|yet)?\s*", "", " ".join(clause.split()))
                 return said if len(said) <= 120 else said[:117] + "..."
     return ""
 
