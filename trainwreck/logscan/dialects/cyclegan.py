@@ -2,7 +2,11 @@
 `(epoch: 2, iters: 2300, time: 0.047, data: 0.002) G_GAN: 1.207 G_L1: 17.904 D_real: 0.361 D_fake: 0.412 `, written
 by `Visualizer.print_current_losses` (util/visualizer.py at 003efc4: `'(epoch: %d, iters: %d, time: %.3f, data:
 %.3f) '`, then each loss of the model's `loss_names` as `'%s: %.3f '`). `iters` counts the examples seen in the epoch
-and starts again at 0 with each epoch.
+and starts again at 0 with each epoch. The models forked from its older code print no `data:` field: DeblurGAN's
+`print_current_errors` writes `'(epoch: %d, iters: %d, time: %.3f) '` and then `G_GAN`, `G_L1` (its content loss,
+perceptual or L1, times lambda_A) and `D_real+fake` (KupynOrest/DeblurGAN at 2499a87: util/visualizer.py and
+models/conditional_gan_model.py, whose optimize_parameters zeroes each optimizer's gradients before its backward pass
+too).
 
 No total is printed. The losses read are the reconstruction terms, which fall in a run that learns as a fit's loss
 does, while a GAN's adversarial terms play a game and never settle: pix2pix's `G_L1` (the L1 to the target, times
@@ -18,7 +22,7 @@ import re
 
 from . import Dialect
 
-DIALECT = Dialect("pytorch-CycleGAN-and-pix2pix", re.compile(rb"(?m)^\(epoch: \d+, iters: \d+, time: -?[\d.]+, data: "),
+DIALECT = Dialect("pytorch-CycleGAN-and-pix2pix", re.compile(rb"(?m)^\(epoch: \d+, iters: \d+, time: -?[\d.]+(?:, data: |\) )"),
                   keys=(rb"G_L1", rb"cycle_A", rb"D_A", rb"G_GAN"), framework="pytorch",
                   clears_gradients="zeroes the gradients of each network before its backward pass",
                   # (not where the paste shows a model's own step: each model of the repository writes its own)
