@@ -3336,3 +3336,12 @@ def test_i_e_and_e_g_end_no_sentence():
         "In fp32 I get 37.18 dB, i.e. the model is fine", " E.g. Set5", " Done"]
     said = "Under fp16 autocast the output is nan. If I run that checkpoint in fp32 I get 37.18 dB, i.e. the model is fine."
     assert precision_tried(said)[0] == "helped"
+
+
+def test_zero_nans_out_of_half_precision_is_a_run_that_went_well():
+    """"Without .half() I get zero NaN rows, with .half() ~6k": the full-precision run went well, as "no NaNs" says."""
+    from trainwreck.precision_said import precision_tried
+    said = ("If I run the model without .half() on a 50k sample, I get zero NaN rows, and the same sample with .half() "
+            "gives ~6k NaN rows.")
+    assert precision_tried(said)[0] == "helped"
+    assert precision_tried("In fp32 I get zero improvements and NaN rows all the same.")[0] != "helped"

@@ -169,7 +169,7 @@ FULL_PRECISION = lazy_regex.compile(r"\b(?:fp32|float32|full precision|single pr
                                     # ("with autocast switched off", folded to fp16)
                                     r"\bfp16\s*(?:=\s*false|off\b|disabled|removed|(?:switched|turned|taken)\s+off\b)")
 PRECISION_WORD = lazy_regex.compile(r"(?i)fp32|float|precision|fp64|bf16|bfloat|fp16|amp|half|autocast")
-NO_NAN = lazy_regex.compile(r"\b(?:no|without(?:\s+(?:a\s+single|any|one))?|not\s+(?:a\s+single|one))\s+nans?\b")
+NO_NAN = lazy_regex.compile(r"\b(?:no|zero|without(?:\s+(?:a\s+single|any|one))?|not\s+(?:a\s+single|one))\s+nans?\b")
 ALSO = lazy_regex.compile(r"\b(?:also|still|same|too|even|either|as well)\b")
 FIXED = lazy_regex.compile(r"\b(?:fix(?:es|ed)?|solves?|solved|goes away|went away|disappear(?:s|ed)?)\b")
 NOT_WELL = lazy_regex.compile(r"(?:\bnot|n't|\bnever|\bno longer)\s+(?:\w+\s+){0,2}?(?:converg|work|train|learn|help|fix|solv)")
