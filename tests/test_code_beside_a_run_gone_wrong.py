@@ -450,7 +450,8 @@ def test_an_exp_of_a_negated_layer_output_is_unbounded_and_a_fall_to_nan_is_its_
     d = diagnosis(HETEROSCEDASTIC)
     assert d.matches[0].entry.id == "WR-020"
     assert d.matches[0].parts["curve"] > 0 and d.matches[0].parts["exp-unshifted"] > 0
-    # (a scale taken as the exp of the output itself shrinks toward 0 as the NLL falls, an underflow: no face there)
+    # (a scale taken as the exp of the output and raised to -2: it overflows too, earlier, but through a power this
+    # reading does not follow, so no face is claimed there -- code_review_s74 8)
     scale = HETEROSCEDASTIC.replace("loss = 0.5 * (torch.exp(-s) * (yb - mu) ** 2 + s).mean()",
                                     "sigma = torch.exp(s)\nloss = (0.5 * (yb - mu) ** 2 * sigma ** -2 + s).mean()")
     assert "`torch.exp(s)`" in breaking_construct(scale)["exp-unshifted"]
@@ -509,4 +510,15 @@ def test_a_nan_said_of_this_runs_training_and_not_of_another_thing():
     assert not said("It never goes nan, the loss just stays high.")
     assert not said("Does it go nan later on?")
     assert not said('I never see "Loss became infinite or NaN at iteration=87!", it just stays flat.')
+    assert said("On the training set the loss goes nan after epoch 40.")
+    # (code_review_s74 1: the data's nan, a guard, a setting, and a run the sentence sets apart)
+    for other in ("I dropped the rows with NaN values before training, and the loss goes down nicely.",
+                  "I replaced NaN values in the CSV with the column mean before training.",
+                  "I added a check that stops training if the loss is nan.",
+                  "I set patience to inf in the early stopping callback.",
+                  "I use torch.nan_to_num so nan values become 0 in my features.",
+                  "Before I fixed the mask, the loss went nan after a few hundred steps.",
+                  "My old run went nan at epoch 300.",
+                  "With lr 1e-3 the loss went to nan at epoch 300, so I lowered it and now it trains fine."):
+        assert not said(other), other
     assert not said("0       0    99      1.0986       NaN\n1       0    99         NaN    0.9012")

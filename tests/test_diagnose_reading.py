@@ -3325,6 +3325,29 @@ def test_a_tensor_of_a_picture_read_and_resized_is_raw_pixels_when_only_its_targ
     assert image_tensor_unscaled(mask) == ""
     # (a name made from no picture is no pixels: a feature table)
     assert image_tensor_unscaled("feats = df[cols].values\nx = torch.from_numpy(feats).float()\n") == ""
+    # (code_review_s74 3: a size read off the picture, a mean taken off, a division by its own max, a normalising call,
+    # ToTensor -- the chain follows the last assignment, and stops at any of them)
+    for scaled in ("img = cv2.imread(p)\nh = img.shape[0]\nscale = torch.tensor(h)\n",
+                   "lr = cv2.imread(p).astype(np.float32)\nlr = (lr - MEAN) / STD\nlr_t = torch.from_numpy(lr)\n",
+                   "lr = cv2.imread(p)\nlr = lr / lr.max()\nlr_t = torch.from_numpy(lr)\n",
+                   "lr = cv2.imread(p)\nlr = cv2.normalize(lr, None, 0, 1, cv2.NORM_MINMAX)\nlr_t = torch.from_numpy(lr)\n",
+                   "lr = cv2.imread(p)\nlr = T.ToTensor()(lr)\nlr_t = torch.tensor(lr)\n"):
+        assert image_tensor_unscaled(scaled) == "", scaled
+
+
+def test_the_chain_back_to_a_picture_is_linear_in_the_pastes_assignments():
+    """code_review_s74 2: twelve names each assigned ten times from all the others, a reader among them and ten tensor
+    lines -- each step back reads one assignment, so the paste is read at once (it took a minute when every name on a
+    right-hand side was followed)."""
+    import time
+    from trainwreck.data_values import image_tensor_unscaled
+    names = [f"v{i}" for i in range(12)]
+    code = "v0 = cv2.imread(p)\n" + "".join(f"{n} = {' + '.join(o for o in names if o != n)}\n"
+                                               for _ in range(10) for n in names)
+    code += "".join(f"t{i} = torch.tensor(v{i})\n" for i in range(10))
+    start = time.perf_counter()
+    assert image_tensor_unscaled(code) == ""
+    assert time.perf_counter() - start < 1.0
 
 
 def test_i_e_and_e_g_end_no_sentence():
@@ -3344,4 +3367,5 @@ def test_zero_nans_out_of_half_precision_is_a_run_that_went_well():
     said = ("If I run the model without .half() on a 50k sample, I get zero NaN rows, and the same sample with .half() "
             "gives ~6k NaN rows.")
     assert precision_tried(said)[0] == "helped"
-    assert precision_tried("In fp32 I get zero improvements and NaN rows all the same.")[0] != "helped"
+    # (and "zero" that is no count of nans leaves the clause as it was: nan rows in fp32 are a run that went badly)
+    assert precision_tried("In fp32 I still get NaN rows, zero change.")[0] != "helped"

@@ -8493,12 +8493,16 @@ def test_a_keras_softmax_output_compiled_with_keras_3s_ctc_loss_is_probabilities
 
 def test_a_climb_print_after_print_to_a_peak_is_no_jump_that_killed_the_units():
     """"Jumped to a peak and settled above its lowest" is one jump's face (WR-140's units killed at once); a loss that
-    rose on three prints or more in a row up to the peak climbed there, the overshoot's face, and is not read so."""
+    rose on CLIMB_RISES prints or more in a row up to the peak climbed there, the overshoot's face, and is not read so.
+    The boundary: one rise fewer is still a jump."""
     from trainwreck.curve_shape import CLIMB_RISES
-    jump = [3.1, 1.47, 1.21, 1.19, 41.7, 12.3, 5.61, 5.547, 5.545, 5.545, 5.545, 5.545]
-    climb = [3.1, 1.47, 1.21, 1.58, 2.94, 7.86, 19.4, 41.7, 12.3, 5.61, 5.547, 5.545, 5.545, 5.545, 5.545]
-    assert sum(1 for a, b in zip(climb[2:], climb[3:8]) if b > a) >= CLIMB_RISES
-    def log(values):
-        return "".join(f"step {100 * i} loss {v}\n" for i, v in enumerate(values))
-    assert "jumped to 41.7" in " ".join(diagnosis(log(jump)).signature.facts)
-    assert "jumped to" not in " ".join(diagnosis(log(climb)).signature.facts)
+
+    def log(rises):
+        up = [1.21 * 6 ** k for k in range(1, rises + 1)]        # (each print above the one before, the last the peak)
+        values = [3.1, 1.47, 1.21] + up + [max(0.3 * up[-1], 6.0), 5.61, 5.547, 5.545, 5.545, 5.545, 5.545]
+        return "".join(f"step {100 * i} loss {v:.4g}\n" for i, v in enumerate(values))
+
+    def jumped(text):
+        return any("jumped to" in f for f in diagnosis(text).signature.facts)
+    assert jumped(log(1)) and jumped(log(CLIMB_RISES - 1))
+    assert not jumped(log(CLIMB_RISES))

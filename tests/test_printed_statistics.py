@@ -701,6 +701,10 @@ def test_a_random_place_with_the_data_shuffled_is_the_order_moving_it():
     assert said.startswith("with shuffle=True it goes nan at a random iteration")
     assert order_moved_it("With shuffle=True I tried a random seed and it still breaks at step 400.") == ""
     assert order_moved_it("I shuffle the data and use a random crop of each image.") == ""
+    # (code_review_s74 10: a random batch sampled is no place; a word that starts with a conjunction keeps its letters)
+    assert order_moved_it("With shuffle=True I sample a random batch for each step, and it still goes nan at step 1200 "
+                          "every time.") == ""
+    assert order_moved_it("Andrej reshuffled the data and it now goes nan at a different step.").startswith("Andrej")
 
 
 def test_the_features_taken_as_the_columns_a_list_names_are_a_tables():
@@ -713,3 +717,8 @@ def test_the_features_taken_as_the_columns_a_list_names_are_a_tables():
     assert table_read_missing_unhandled(code.replace(".values\ny", ".fillna(0).values\ny")) == ""
     # (a single target column is no features)
     assert table_read_missing_unhandled("df = pd.read_csv('a.csv')\ny = df[target].values\n") == ""
+    # (an image array indexed by a count, beside a CSV of labels: no table's features)
+    assert table_read_missing_unhandled('labels = pd.read_csv("labels.csv")\nfor i in range(n):\n'
+                                        '    x = images[i].astype(np.float32) / 255.0\n') == ""
+    assert table_read_missing_unhandled("df_train = pd.read_csv('a.csv')\nX = df_train[cols].to_numpy()\n") == \
+        "pd.read_csv"

@@ -19,6 +19,15 @@ def test_the_gap_said_is_read_and_its_forms_are_kept_apart():
     assert not short_of_reference_said("It is not much worse than the paper.")
     assert not short_of_reference_said("With lr 1e-2 it is much worse than the baseline.")
     assert not short_of_reference_said("My validation loss is much lower than the paper's.")
+    # (code_review_s74 4: a denial with a word between, the comparison reversed, a cost rather than a quality, and the
+    # same run's training set)
+    for other in ("It is not that much worse than the paper.", "It does not do much worse than the reference.",
+                  "The original implementation is much worse than my version.",
+                  "Memory use is far lower than the original code, and accuracy matches.",
+                  "Throughput is far behind the official implementation.",
+                  "My lr is much lower than the paper uses, and accuracy is fine.",
+                  "The test accuracy is much lower than the train run."):
+        assert not short_of_reference_said(other), other
 
 
 def test_a_falling_curve_beside_the_gap_is_read_for_the_pastes_constructs():

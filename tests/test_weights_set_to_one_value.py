@@ -26,6 +26,9 @@ def test_a_network_said_in_words_is_a_network_of_layers():
     assert network_of_layers("self.a = nn.Linear(4, 8)\nself.b = nn.Linear(8, 1)\n")
     assert not network_of_layers("a logistic regression on 20 features, 1 layers deep")
     assert not network_of_layers("self.a = nn.Linear(4, 1)\n")
+    # (code_review_s74 11: lower case, a hyphenated depth, and a recurrent net denied)
+    assert network_of_layers("my lstm tagger") and network_of_layers("a 2-layer MLP")
+    assert not network_of_layers("not an RNN, just a linear classifier")
 
 
 CURVE = "".join(f"Epoch: {i:02d}\n\tTrain Loss: {v:.3f}\n" for i, v in
@@ -43,6 +46,10 @@ def test_weights_set_to_one_value_make_a_fall_that_stops_their_own_face():
     parts = d.matches[0].parts
     assert parts["zero-init"] > 0 and parts["curve"] > 0
     assert weighed_parts(REPORT, "WR-140").get("zero-init") is None
+    # (a constant other than 0 leaves every unit learning, alike: the symmetry is still read, the face is not --
+    # code_review_s74 12)
+    constant = REPORT.replace("constant_(param.data, 0)", "constant_(param.data, 0.05)")
+    assert weighed_parts(constant, "WR-110")["zero-init"] > 0 and weighed_parts(constant, "WR-110").get("curve", 0) <= 0
     # (the same loop in a paste that names no network of layers is no such fact: a linear model trains from zeros)
     linear = REPORT.replace("My GRU language model has 2 layers of 256 units", "My softmax regression")
     assert "zero-init" not in weighed_parts(linear, "WR-110")
@@ -51,12 +58,19 @@ def test_weights_set_to_one_value_make_a_fall_that_stops_their_own_face():
 def test_one_output_said_with_the_input_named_first():
     """"No matter what sentence I give it, it outputs the same sentence" and "it maps every image to the same class"
     say one output for every input; a setting varied, or a shape, says nothing of the outputs."""
-    assert one_output_untrained("No matter what review I feed it, it predicts the exact same score.")
+    assert one_output_untrained("No matter what review I feed it, it predicts the exact same rating.")
     assert one_output_untrained("Honestly it maps every image to the same class.")
     assert one_output_untrained("The decoder translates every sentence into the same output.")
     assert not one_output_untrained("No matter what learning rate I use, it gives the same loss.")
     assert not one_output_untrained("I convert every image to the same size first.")
     assert not one_output_untrained("No matter what image I give it, it returns the same output shape.")
+    # (code_review_s74 5: a setting given, not an input; the same loss, accuracy or curve; a transform's subject)
+    for other in ("No matter what lr I pass it, it returns the same loss.",
+                  "No matter what batch size I feed it, it produces the same accuracy.",
+                  "No matter which optimizer we give it, it produces the same curve.",
+                  "The resize transform converts every image to the same 224x224 square.",
+                  "My augmentation turns every image into the same grey square by mistake."):
+        assert not one_output_untrained(other), other
 
 
 def test_a_log_cut_short_is_flat_when_its_own_epoch_numbers_say_it_stopped_moving():

@@ -335,3 +335,15 @@ def test_figure_data_is_plain_numbers_from_the_runs():
     dead = right["series"][0]["y"]
     assert dead == [16 - k for k in range(30)]
     assert "30 steps" in figure["alt"] and "30, 41, 52" in figure["alt"]
+
+
+def test_the_epsilon_float16_keeps():
+    """The fix item for constants written for float32: 1e-8 is below half float16's smallest positive value (2^-25)
+    and rounds to 0; its smallest normal value is 6.1e-05; 1e-4 keeps all its bits."""
+    import numpy as np
+    smallest, tiny = float(np.finfo(np.float16).smallest_subnormal), float(np.finfo(np.float16).tiny)
+    assert smallest == 2.0 ** -24 and 1e-8 < smallest / 2 and float(np.float16(1e-8)) == 0.0
+    assert float(np.float16(4e-8)) == smallest            # (below the smallest value, but not below half of it)
+    assert f"{tiny:.2g}" == "6.1e-05" and 1e-4 > tiny
+    assert_entry_says("WR-040", ["1e-8 is below half its smallest positive value (2⁻²⁵, about 3e-08)",
+                                 "`torch.finfo(torch.float16).tiny` = 6.1e-05"])

@@ -1802,10 +1802,17 @@ def did_not_fall(ev: Evidence) -> bool:
     return ev.count >= 3 and ev.first_nonfinite is None and ev.last > (1 - PLATEAU_FALL) * ev.head[0]
 
 
+# A sparse log's last values stand for the epochs between them: three values at least (two printed epochs apart say no
+# more than where the log was cut) that its own epoch numbers say span FLAT_EPOCHS epochs or more -- as many as the
+# tail of a log printed every epoch (SHAPE_MIN // 2 values) stands for
+FLAT_NUMBERED_MIN, FLAT_EPOCHS = 3, SHAPE_MIN // 2
+
+
 def flat_tail(ev: Evidence) -> bool:
     """Do the last SHAPE_MIN // 2 values (all above zero) lie within PLATEAU_FALL of their lowest: a loss that has
-    stopped moving, wherever it stopped? Or, in a log cut short ("..." between epoch 8 and epoch 39), the last three
-    values or more that do, and that the log's own epoch numbers say stand for SHAPE_MIN // 2 epochs or more?"""
+    stopped moving, wherever it stopped? Or, in a log printed sparsely or cut short ("..." between epoch 8 and epoch
+    39), the last FLAT_NUMBERED_MIN values or more that do, and that the log's own epoch numbers say span FLAT_EPOCHS
+    epochs or more?"""
     tail = ev.before[-(SHAPE_MIN // 2):]
     if len(tail) == SHAPE_MIN // 2 and min(tail) > 0 and _within(tail, PLATEAU_FALL):
         return True
@@ -1815,12 +1822,7 @@ def flat_tail(ev: Evidence) -> bool:
     if not k:
         return False
     first, last = epoch_number(places[-k]), epoch_number(places[-1])
-    return bool(first and last and first.isdigit() and last.isdigit()) \
-        and int(last) - int(first) >= SHAPE_MIN // 2
-
-
-# (three values at least: two printed epochs apart say no more than where the log was cut)
-FLAT_NUMBERED_MIN = 3
+    return bool(first and last and first.isdigit() and last.isdigit()) and int(last) - int(first) >= FLAT_EPOCHS
 
 
 def _within(values: list[float], tolerance: float) -> bool:

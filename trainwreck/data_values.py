@@ -302,10 +302,11 @@ MISSING_HANDLED = lazy_regex.compile(r"\b(?:fillna|dropna|isna|isnull|notna|notn
 
 # ... and the features taken from a table's columns (`X = df[['Age', 'Fare']]`, `x = torch.tensor(df.drop('y',
 # axis=1).values)`, `features = data.iloc[:, :-1]`): not a table of file names and labels beside images read from disk
-# (or the columns a list names, `X = df[feature_cols].values`)
+# (or the columns a list names, out of a frame by a frame's name: `X = df[feature_cols].values` -- not an image array
+# indexed by a count, `x = images[i].astype(np.float32)` -- code_review_s74 9)
 FEATURES_FROM_TABLE = lazy_regex.compile(r"(?m)^[ \t]*(?:self\.)?(?:X|x|features?|inputs?)\w{0,12}\s*=\s*(?:[\w.]{1,30}\(\s*)?"
-                                         r"[A-Za-z_]\w{0,30}(?:\[\[|\.drop\(|\.iloc\[|\.loc\[|\.values\b|\.to_numpy\(|"
-                                         r"\[\s*[A-Za-z_]\w{0,30}\s*\]\s*(?:\.values\b|\.to_numpy\(|\.astype\())")
+                                         r"(?:[A-Za-z_]\w{0,30}(?:\[\[|\.drop\(|\.iloc\[|\.loc\[|\.values\b|\.to_numpy\()|"
+                                         r"(?:df|data|frame|table)\w{0,20}\[\s*[A-Za-z_]\w{0,30}\s*\]\s*(?:\.values\b|\.to_numpy\())")
 
 
 def table_read_missing_unhandled(prose: str) -> str:
@@ -477,27 +478,48 @@ def dataset_data(prose: str) -> tuple[str, str] | None:
     return None
 
 
-# ... or a tensor made of any name the paste reads from an image file, directly or through the calls that keep its
+# ... or a tensor made of a name the paste reads from an image file, directly or through the calls that keep its
 # pixels' values -- a crop, a resize, a colour conversion, a transpose (`hr = cv2.imread(f)`, `lr = cv2.resize(hr, ...)`,
 # then `torch.from_numpy(lr.transpose(2, 0, 1)).float()`): a low-resolution input made from a picture whose target copy
-# alone is divided by 255
+# alone is divided by 255. Each step back follows the name's last assignment before its use, to the one name that
+# assignment keeps the values of: the receiver of a method (`hr[y:y+33]`, `lr.astype(...)`) or a value-keeping call's
+# first argument (`cv2.resize(hr, ...)`); a scaling on the way (a division, a mean taken off, a normalising call,
+# ToTensor) or a size read off it (`.shape`, `len(`) ends the chain.
 TENSOR_OF_NAME = lazy_regex.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*torch\.(?:tensor|from_numpy|as_tensor|FloatTensor)\(\s*"
-                                    r"(?:np\.(?:array|asarray)\(\s*)?(?P<src>\b[A-Za-z_]\w{0,30})\b")
-READ_HOPS = 4
+                                    r"(?:np\.(?:array|asarray)\(\s*)?(?P<src>\b[A-Za-z_]\w{0,30})\b(?![\w(])")
+KEPT_FROM = lazy_regex.compile(r"^\s*(?:(?:cv2|np|numpy)\.(?:resize|cvtColor|flip|rotate|array|asarray|ascontiguousarray|"
+                               r"transpose|copy|float32|uint8)\(\s*)?(?P<src>[A-Za-z_]\w{0,30})\b(?!\s*\()")
+SIZE_OF = lazy_regex.compile(r"\.(?:shape|size|ndim|dtype)\b|\blen\(")
+READ_HOPS = 8          # (one assignment a hop: linear in them)
 
 
 def _read_from_a_file(name: str, prose: str, hops: int = READ_HOPS) -> bool:
-    """Is the name assigned from an image reader (_READERS), or from a name that is, within `hops` assignments, with
-    no division on the way?"""
-    if hops <= 0:
-        return False
-    for m in itertools.islice(re.finditer(r"(?m)^[ \t]*" + re.escape(name) + r"\s*=(?!=)\s*([^\n]{1,200})", prose), 10):
-        rhs = m.group(1)
+    """Is the name, through at most `hops` assignments that keep its values (KEPT_FROM), one an image reader made
+    (_READERS), with nothing on the way that scales it or reads its size?"""
+    end = len(prose)
+    for _ in range(hops):
+        made = None
+        assigned = re.compile(r"(?m)^[ \t]*" + re.escape(name) + r"\s*=(?!=)\s*([^\n]{1,200})")
+        for m in itertools.islice(assigned.finditer(prose, 0, end), 50):
+            made = m
+        if made is None:
+            return False
+        rhs = made.group(1)
+        # (a division or a subtraction of the value itself, outside any call's brackets: not `cv2.resize(hr, (w // 3,
+        # h // 3))`, whose division is of the sizes)
+        outside = rhs
+        for _ in range(10):
+            outside, n = re.subn(r"\([^()]*\)", "()", outside)
+            if not n:
+                break
+        if re.search(r"/|\s-\s", outside) or re.search(_DIVIDED + r"|(?<!PIL)ToTensor", rhs) or SIZE_OF.search(rhs):
+            return False
         if re.search(_READERS, rhs):
             return True
-        others = {n for n in re.findall(r"(?<![\w.])([A-Za-z_]\w{0,30})(?![\w(])", rhs) if n != name}
-        if not re.search(r"/\s*\d", rhs) and any(_read_from_a_file(n, prose[:m.start()], hops - 1) for n in others):
-            return True
+        kept = KEPT_FROM.match(rhs)
+        if kept is None:
+            return False
+        name, end = kept.group("src"), made.start()
     return False
 
 

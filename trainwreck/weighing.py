@@ -47,7 +47,7 @@ from .run_kind import REGRESSION_WORDS, classifier_shown, regressor_shown, shown
 from .softmax_floor import FLOOR_WORDS, accuracy_rose_said
 from .schedule_said import plain_sgd_only
 from .start_loss import START_HIGH_WORDS, early_jump_seen, start_high
-from .weight_init import LARGE_INIT_WORDS, ZERO_INIT_WORDS
+from .weight_init import LARGE_INIT_WORDS, ZERO_FILL, ZERO_INIT_WORDS
 from .frozen_said import dead_units_said, one_output_untrained, weights_frozen_said, weights_half
 from .safe_text import shown
 from .entry_documents import FIELDS, Library, section, words_for
@@ -186,17 +186,20 @@ FACT_FACES = {"accumulated-undivided": RATE_CLIMBS, "cleared-outside": RATE_CLIM
               # (a model whose output is already a probability, handed to a loss that applies its own: with Adam the loss
               # comes down to the floor it cannot pass and stops there, WR-130's second signature)
               "pairing": frozenset({"stall-after-drop"}),
-              # (and weights set to one value: units that start equal stay copies, and with zeros no gradient reaches
-              # any weight -- each layer's is the next one's weights, 0, times its input -- so only the output's bias
-              # learns, and the loss falls to the loss of the classes' base rate, the unigram entropy of a language
-              # model, and stops there; an epoch's average already holds that fall)
+              # (and weights set to zero, with an activation that is 0 at 0 -- ReLU, tanh, an LSTM's or a GRU's state: no
+              # gradient reaches any weight -- each layer's is the next one's weights, 0, times its input, 0 -- so only
+              # the output's bias learns, and the loss falls to the loss of the classes' base rate, the unigram entropy
+              # of a language model, and stops there; an epoch's average already holds that fall. Only a zero fill
+              # (ZERO_FILL): a constant c != 0 leaves every unit learning, alike, and the loss can pass the base rate)
               "zero-init": frozenset({"stall-after-drop"}),
               # (and the exp of a layer's raw output negated, a precision from a log-variance, `exp(-log_var)`: what
-              # takes its input up is the training itself -- a Gaussian NLL falls as the log-variance falls on the
-              # points already fit, without bound where a residual is 0 -- so the loss falls until exp passes its limit
-              # and the next value is nan or inf; only where the paste negates it (exp_of_layer_piece's negated_only):
-              # a scale taken as `exp(log_sigma)` shrinks to 0 instead, an underflow, and an exp summed into a log may
-              # underflow to log(0) as well as overflow)
+              # takes its input up is the training itself -- a Gaussian NLL, 0.5 (exp(-s) r^2 + s), falls as s falls on
+              # the points already fit, without bound where a residual r is 0 -- so the loss falls until exp(-s) passes
+              # its limit (s below -88.7 in float32) and the next value is nan or inf. Read only where the paste
+              # negates the exp (exp_of_layer_piece's negated_only): a scale taken as `exp(log_sigma)` and raised to
+              # -2 or divided into the residual overflows too, earlier (sigma ** -2 passes float32 at log sigma below
+              # -44.4), but through a power or a division this reading does not follow; and an exp summed into a log
+              # may underflow to log(0) as well as overflow)
               "exp-unshifted": frozenset({"descent-then-nonfinite"}),
               # (and weights that take no update, float16's rounding them away, leave the loss where it started)
               "rounded-away": frozenset({"plateau-from-start"}),
@@ -1280,7 +1283,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # softmax over the classes the paste names, at its floor
     face = next((fact for fact, shapes in FACT_FACES.items() if parts.get(fact, 0) > 0 and c.sig.name in shapes
                  and (fact != "pairing" or unrepaired and _at_the_floor(c))
-                 and (fact != "exp-unshifted" or exp_of_layer_piece(code_of(c.ev.prose), negated_only=True))), None)
+                 and (fact != "exp-unshifted" or exp_of_layer_piece(code_of(c.ev.prose), negated_only=True))
+                 # (the fact's own quote of the code or the words, before its explanation)
+                 and (fact != "zero-init" or ZERO_FILL.search(c.printed.get("zero-init", "").split("): ", 1)[0]))), None)
     # (gradients cleared nowhere in the paste are that face too where the report says a lower rate only put the
     # failure off, WR-260's own tell, or where the paste shows the whole loop that steps, its `for` line and the block
     # under it: either way the loop the paste shows is the one that ran)

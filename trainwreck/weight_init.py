@@ -122,15 +122,26 @@ PARAMETER_PICKED = lazy_regex.compile(r"(?i)bias|\b(?:dim|ndim)\b|\bndimension\b
 LOOP_BODY_LINES = 8
 
 
-# (a recurrent layer named in words: its hidden units, started equal with equal recurrent weights, stay copies too)
-RECURRENT_SAID = lazy_regex.compile(r"\b(?:LSTM|GRU|RNN)s?\b|\bseq2seq\b|\bencoder[- ]decoder\b")
+# (a recurrent layer named in words, not denied: its hidden units, started equal with equal recurrent weights, stay copies
+# too; or a depth written "2-layer")
+RECURRENT_SAID = lazy_regex.compile(r"(?i)(?<!not an )(?<!not a )(?<!no )\b(?:LSTM|GRU|RNN)s?\b|\bseq2seq\b|"
+                                    r"\bencoder[- ]decoder\b")
+LAYERS_HYPHENATED = lazy_regex.compile(r"\b(\d{1,3})-layers?\b")
 
 
 def network_of_layers(prose: str) -> bool:
-    """Does the paste build two layers or more (LAYERS_BUILT), or say a depth of two or more (DEPTH_SAID) or a recurrent
-    network (RECURRENT_SAID)? A model of one layer trains from zeros: only a network's units can start as copies."""
-    return len(LAYERS_BUILT.findall(prose)) >= 2 or any(int(n) >= 2 for n in DEPTH_SAID.findall(prose)) \
+    """Does the paste build two layers or more (LAYERS_BUILT), or say a depth of two or more (DEPTH_SAID,
+    LAYERS_HYPHENATED) or a recurrent network (RECURRENT_SAID)? A model of one layer trains from zeros: only a
+    network's units can start as copies."""
+    return len(LAYERS_BUILT.findall(prose)) >= 2 \
+        or any(int(n) >= 2 for n in DEPTH_SAID.findall(prose) + LAYERS_HYPHENATED.findall(prose)) \
         or RECURRENT_SAID.search(prose) is not None
+
+
+# A weight set to zero, not to another constant (`zeros_`, `zero_()`, `constant_(w, 0)`, `fill_(0)`, Keras's "zeros",
+# NumPy's zeros): with an activation that is 0 at 0 no gradient reaches any weight, where a constant c != 0 leaves every
+# unit learning, alike
+ZERO_FILL = lazy_regex.compile(r"(?i)zeros|\bzero\b|\bzero_\(\)|,\s*(?:val\s*=\s*)?0(?:\.0*)?\s*\)|fill_\(\s*0(?:\.0*)?\s*\)|Zeros\(")
 
 
 def parameters_zeroed_in_loop(prose: str) -> re.Match | None:

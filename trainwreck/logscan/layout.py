@@ -286,8 +286,9 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
                         _drop_mask(layout, training, masked, found, key, spelled)
                     # (a key printed once or twice -- a progress bar's last state -- beside a table of the run's
                     # values under a header that names the loss: the table holds the curve)
-                    if len(list(itertools.islice(pattern.finditer(masked), FEW_KEYED))) < FEW_KEYED \
-                            and (column := _table_after(first, dialect)) is not None:
+                    printed = list(itertools.islice(pattern.finditer(masked), FEW_KEYED))
+                    if len(printed) < FEW_KEYED and (column := _table_after(first, dialect)) is not None \
+                            and _table_agrees(first, column[1][2], printed[-1].group(0)):
                         return Layout(column[0], "csv", column=column[1], **base)
                     return layout
         elif dialect.mode == "csv" and (column := csv_column(first, dialect.keys)):
@@ -323,6 +324,30 @@ def _table_after(first: bytes, dialect: Dialect) -> tuple[Dialect, tuple] | None
                 and (column := (later.column or table_column)(first)):
             return later, column
     return None
+
+
+# (the key's last value, and each number of the table: a value and its rounding to as many places)
+_LAST_NUMBER = re.compile(rb"(?i)(nan|[-+]?inf|[-+]?\d+(?:\.(\d+))?(?:e[-+]?\d+)?)\W*$")
+_CELL = re.compile(rb"(?i)(?<![\w.])(nan|[-+]?inf|[-+]?\d+\.\d+(?:e[-+]?\d+)?)(?![\w.])")
+
+
+def _table_agrees(first: bytes, header: int, keyed: bytes) -> bool:
+    """Is the table under the header (its count of non-empty lines before it, as table_column gives it) the same run
+    as the key's line (code_review_s74 6): a non-finite last value of the key's beside a non-finite cell of the table, a
+    finite one beside a cell that rounds to it -- not a reference run's table pasted for comparison, which the bar's own
+    nan would contradict?"""
+    last = _LAST_NUMBER.search(keyed)
+    if last is None:
+        return False
+    value = last.group(1).lower()
+    lines = [line for line in first.split(b"\n") if line.strip()]
+    below = b"\n".join(lines[header + 1:]).replace(keyed, b"")     # (not the key's own line, printed after the table)
+    cells = [c.group(1).lower() for c in itertools.islice(_CELL.finditer(below), 5000)]
+    if value in (b"nan", b"inf", b"+inf", b"-inf"):
+        return any(c in (b"nan", b"inf", b"+inf", b"-inf") for c in cells)
+    places = len(last.group(2) or b"")
+    return any(c not in (b"nan", b"inf", b"+inf", b"-inf") and round(float(c), places) == round(float(value), places)
+               for c in cells)
 
 
 # The loss key's spellings: where a paste prints more than one (its own run's `Loss: 2.15` and, pasted after it for
