@@ -482,6 +482,10 @@ def test_a_running_sum_of_exps_inside_a_log_is_a_log_sum_exp_by_hand():
     # (a log under a module's module, TensorFlow's `tf.math.log`, on the exps' own line)
     keras = "risk = tf.reshape(y_pred, [-1])\nlog_risk_set = tf.math.log(tf.cumsum(tf.exp(risk)))\n"
     assert "`tf.exp(risk)`" in breaking_construct(keras)["exp-unshifted"]
+    # (a logger's log is no math's: perplexity logged, `self.logger.experiment.log(...)` -- reread_s74 6)
+    for logger in ("self.logger.experiment.log({'ppl': torch.exp(losses).mean()})\n",
+                   "wandb.log({'ppl': torch.exp(losses).mean()})\n", "self.log('ppl', torch.exp(losses).mean())\n"):
+        assert "exp-unshifted" not in breaking_construct("loss = criterion(out, y)\n" + logger), logger
 
 
 def test_a_finite_log_beside_words_that_it_went_nan_is_read_as_the_run_before_the_nan():
@@ -519,6 +523,17 @@ def test_a_nan_said_of_this_runs_training_and_not_of_another_thing():
                   "I use torch.nan_to_num so nan values become 0 in my features.",
                   "Before I fixed the mask, the loss went nan after a few hundred steps.",
                   "My old run went nan at epoch 300.",
-                  "With lr 1e-3 the loss went to nan at epoch 300, so I lowered it and now it trains fine."):
+                  "With lr 1e-3 the loss went to nan at epoch 300, so I lowered it and now it trains fine.",
+                  # (reread_s74 1: another's run, a run said to train well after it, a guess, a word made with nan)
+                  "The loss went nan on my colleague's machine but never on mine.",
+                  "In the notebook the loss went nan after 10 epochs; mine trains well.",
+                  "My loss went nan, then I added clipping, and the loss now falls smoothly.",
+                  "I think the loss would go nan if I raised the lr.",
+                  "The loss is nan-free with bf16 and goes down smoothly."):
         assert not said(other), other
+    # (a loss that drops, or stops falling, before it goes nan is this run's nan all the same)
+    for fell in ("The loss drops nicely for 300 epochs and then suddenly goes nan.",
+                 "The loss keeps dropping until epoch 350, then it is nan.",
+                 "The loss stops falling after epoch 20 and then goes nan."):
+        assert said(fell), fell
     assert not said("0       0    99      1.0986       NaN\n1       0    99         NaN    0.9012")

@@ -71,3 +71,12 @@ def test_only_a_whole_text_of_one_progress_line_is_read_update_by_update():
     assert not uses_lone_cr(bar.split(b"\r", 1)[1] + b"\n", whole=True)            # one update fewer
     assert not uses_lone_cr(b"epoch 1 loss 0.5\r\nepoch 2 loss 0.4\r\n" * 10, whole=True)
     assert uses_lone_cr(b"epoch 1 loss 0.5\repoch 2 loss 0.4\r", whole=False)      # old Mac line ends, as before
+
+
+def test_the_pix2pix_line_without_data_is_read_only_beside_a_reconstruction_term():
+    """DeblurGAN's line has no `data:` field and prints G_L1; pix2pixHD's, SPADE's and vid2vid's have the same prefix and
+    only adversarial and feature terms, which this dialect does not read as a curve (reread_s74 3)."""
+    from trainwreck.logscan.dialects import cyclegan
+    deblur = b"(epoch: 1, iters: 100, time: 0.214) G_GAN: 1.087 G_L1: 52.914 D_real+fake: 2.611 \n"
+    hd = b"(epoch: 1, iters: 100, time: 0.214) G_GAN: 0.731 G_GAN_Feat: 5.112 G_VGG: 7.340 D_real: 0.512 D_fake: 0.488 \n"
+    assert cyclegan.DIALECT.detect.search(deblur) and not cyclegan.DIALECT.detect.search(hd)

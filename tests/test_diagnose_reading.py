@@ -3331,7 +3331,9 @@ def test_a_tensor_of_a_picture_read_and_resized_is_raw_pixels_when_only_its_targ
                    "lr = cv2.imread(p).astype(np.float32)\nlr = (lr - MEAN) / STD\nlr_t = torch.from_numpy(lr)\n",
                    "lr = cv2.imread(p)\nlr = lr / lr.max()\nlr_t = torch.from_numpy(lr)\n",
                    "lr = cv2.imread(p)\nlr = cv2.normalize(lr, None, 0, 1, cv2.NORM_MINMAX)\nlr_t = torch.from_numpy(lr)\n",
-                   "lr = cv2.imread(p)\nlr = T.ToTensor()(lr)\nlr_t = torch.tensor(lr)\n"):
+                   "lr = cv2.imread(p)\nlr = T.ToTensor()(lr)\nlr_t = torch.tensor(lr)\n",
+                   # (reread_s74 7: a class map read from a picture and made integers, under a name of its own)
+                   "lbl = cv2.imread(path, cv2.IMREAD_GRAYSCALE)\ncmap = torch.from_numpy(lbl).long()\n"):
         assert image_tensor_unscaled(scaled) == "", scaled
 
 

@@ -18,16 +18,22 @@ def test_a_float32_mask_constant_in_float16_scores_is_refused():
             error = None
         except RuntimeError as e:
             error = str(e)
+        try:
+            scores.clamp(min=-1e9)
+            clamp = None
+        except RuntimeError as e:
+            clamp = str(e)
         filled = scores.masked_fill(~mask, torch.finfo(scores.dtype).min)
         # (an additive mask, a cast, torch.where: -inf, no error -- WR-070's nan row)
         others = [str((scores + (~mask).half() * -1e9)[1, 2].item()), str(torch.tensor(-1e9).half().item()),
                   str(torch.where(mask, scores, torch.tensor(-1e9).half())[1, 2].item())]
-        print(json.dumps({"dtype": str(scores.dtype), "error": error, "fill": filled[1, 2].item(), "others": others}))
+        print(json.dumps({"dtype": str(scores.dtype), "error": error, "clamp": clamp, "fill": filled[1, 2].item(),
+                          "others": others}))
     """)
     (message,) = [m for m in declared("WR-040", "pytorch") if "converted" in m.text]
     assert out["dtype"] == "torch.float16"
     assert out["others"] == ["-inf"] * 3
-    assert out["error"] == message.example
+    assert out["error"] == message.example and out["clamp"] == message.example
     assert out["fill"] == -65504.0
 
 

@@ -705,6 +705,9 @@ def test_a_random_place_with_the_data_shuffled_is_the_order_moving_it():
     assert order_moved_it("With shuffle=True I sample a random batch for each step, and it still goes nan at step 1200 "
                           "every time.") == ""
     assert order_moved_it("Andrej reshuffled the data and it now goes nan at a different step.").startswith("Andrej")
+    # (reread_s74 10: what it trains or evaluates on, at random, is no place)
+    assert order_moved_it("With shuffle=True it trains on a random batch each step, and it still goes nan at step 1200 "
+                          "every time.") == ""
 
 
 def test_the_features_taken_as_the_columns_a_list_names_are_a_tables():

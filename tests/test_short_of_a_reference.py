@@ -26,7 +26,15 @@ def test_the_gap_said_is_read_and_its_forms_are_kept_apart():
                   "Memory use is far lower than the original code, and accuracy matches.",
                   "Throughput is far behind the official implementation.",
                   "My lr is much lower than the paper uses, and accuracy is fine.",
-                  "The test accuracy is much lower than the train run."):
+                  "The test accuracy is much lower than the train run.",
+                  # (reread_s74 2: a cost after the reference, a gap taken back by a fix, a setting or a catching up,
+                  # another's run, and a reference named before the comparison)
+                  "Inference is far behind the official implementation in speed, accuracy is fine.",
+                  "It was much worse than the paper until I fixed the preprocessing.",
+                  "Results are much worse than the paper when I use fp16; with fp32 they match.",
+                  "Someone on the forum said their results were much worse than the paper.",
+                  "My model is much worse than the paper at first, but after 100 epochs it matches.",
+                  "The paper's model is much worse than the baseline."):
         assert not short_of_reference_said(other), other
 
 

@@ -29,6 +29,10 @@ def test_a_network_said_in_words_is_a_network_of_layers():
     # (code_review_s74 11: lower case, a hyphenated depth, and a recurrent net denied)
     assert network_of_layers("my lstm tagger") and network_of_layers("a 2-layer MLP")
     assert not network_of_layers("not an RNN, just a linear classifier")
+    # (reread_s74 9: denials read by denied_before, an alternative, and the depth as an adjective)
+    for one in ("I do not use an LSTM, just a linear layer", "instead of an LSTM I use a single linear layer"):
+        assert not network_of_layers(one), one
+    assert network_of_layers("2 layer MLP") and network_of_layers("a 2-layered perceptron")
 
 
 CURVE = "".join(f"Epoch: {i:02d}\n\tTrain Loss: {v:.3f}\n" for i, v in
@@ -38,7 +42,8 @@ REPORT = ("My GRU language model has 2 layers of 256 units, and it predicts the 
 
 
 def test_weights_set_to_one_value_make_a_fall_that_stops_their_own_face():
-    """With every weight at 0 no gradient reaches any weight, only the output's bias learns: the loss falls to the
+    """With every weight at 0 and an activation that is 0 at 0 (a GRU's state here) no gradient reaches any weight,
+    only the output's bias learns: the loss falls to the
     loss of the base rate and stops -- the stall after a drop is the zero initialisation's face, so its entry comes
     first, not the dead ReLUs' (the stall's own entry)."""
     d = diagnosis(REPORT)
@@ -69,7 +74,10 @@ def test_one_output_said_with_the_input_named_first():
                   "No matter what batch size I feed it, it produces the same accuracy.",
                   "No matter which optimizer we give it, it produces the same curve.",
                   "The resize transform converts every image to the same 224x224 square.",
-                  "My augmentation turns every image into the same grey square by mistake."):
+                  "My augmentation turns every image into the same grey square by mistake.",
+                  # (reread_s74 5: a setting whose output is an output noun, and a space the outputs share)
+                  "No matter which scheduler I give it, it outputs the same predictions.",
+                  "The encoder maps every input to the same embedding space as the text encoder, as CLIP does."):
         assert not one_output_untrained(other), other
 
 

@@ -113,6 +113,7 @@ _LIBRARY = r"(?<![\w.])(?:(?:" + _LIBRARY_NAMES + r")\.)?"
 _ARGUMENT = r"(?P<arg>[^()\n]{0,80}(?:\([^()\n]{0,80}\)[^()\n]{0,40})?)\)"
 _LOG_OPEN = _LIBRARY + r"log(?:2|10)?\.?\(\s*"
 LOG_CALL = lazy_regex.compile(_LOG_OPEN + _ARGUMENT)
+LOG_OPEN = lazy_regex.compile(_LOG_OPEN)
 # A term times the log of itself, or of itself over another, written by hand: `t * torch.log(t / p)`, `p * np.log(p)`
 # (a KL divergence, an entropy) -- not xlogy, and not with anything added inside the log
 # (a term times its log, or times a bracket that opens with its log: `p * (torch.log(p) - log_q)`, a KL written by hand)
@@ -788,7 +789,7 @@ EXP_BOUNDED_INPUT = lazy_regex.compile(r"sigmoid|tanh|cosine_similarity|log_prob
 # node's incoming edges, written by hand)
 # (TensorFlow's reduce_sum too: `e / tf.reduce_sum(e, axis=-1, keepdims=True)`)
 _SUM_CALL = r"(?:\w+\.)*(?:sum|reduce_sum|scatter(?:_add|_sum)?|segment_sum)\("
-LOG_OF_ADDED_EXPS = lazy_regex.compile(r"(?<![\w.])(?:\w+\.)*log\(\s*(?:\w+\.)*exp\([^\n]{0,200}?\+\s*(?:\w+\.)*exp\(")
+LOG_OF_ADDED_EXPS = lazy_regex.compile(_LOG_OPEN + r"(?:\w+\.)*exp\([^\n]{0,200}?\+\s*(?:\w+\.)*exp\(")
 # - A softplus written by hand: a log of an exp with a constant added, `torch.log(1 + torch.exp(x))`, `np.log1p(np.exp(z))`,
 #   SchNet's shifted softplus as `torch.log(0.5 * torch.exp(x) + 0.5)`. An input past about 88.7 in float32 makes exp
 #   inf and the log of it inf; the backward pass then multiplies the log's 1 / inf = 0 by exp's slope, inf: nan. The
@@ -858,8 +859,8 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
         # 1/(1+np.exp(-X@w)), loss = -np.mean(y*np.log(p) + ...)`)
         summed = _inside_a_call(line, m.start() - start, ("sum(", "mean(")) or re.search(
             r"exp\((?:[^()\n]|\([^()\n]*\))*\)\.(?:sum|mean)\(", line)
-        if not method and summed and ("/" in line or re.search(
-                r"(?<![\w.])(?:\w+\.)*log\(", line)):
+        # (a math library's log, `_LOG_OPEN`: not a logger's, `self.log(...)`, `wandb.log(...)`)
+        if not method and summed and ("/" in line or LOG_OPEN.search(line)):
             return m
         # (or added up by hand inside a log: `torch.log(torch.exp(-a / g) + torch.exp(-b / g) + torch.exp(-c / g))`, a
         # soft minimum)
@@ -879,7 +880,7 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
         # (or a running sum: `torch.log(torch.cumsum(torch.exp(risk), 0))`, the risk set of a Cox partial likelihood
         # written by hand, where torch.logcumsumexp is the stable form)
         if made and not re.search(r"(?<![A-Za-z])log", arg) and re.search(
-                r"(?<![\w.])(?:\w+\.)*log\(\s*(?:(?:\w+\.)*(?:sum|mean|cumsum)\(\s*\(?\s*" + name + r"\b(?![\w(])|"
+                _LOG_OPEN + r"(?:(?:\w+\.)*(?:sum|mean|cumsum)\(\s*\(?\s*" + name + r"\b(?![\w(])|"
                 + name + r"(?:\[[^\]\n]{0,30}\])?\.(?:sum|mean|cumsum)\(|\(\s*" + name
                 + r"\b[^()\n]{0,40}\)\.(?:sum|mean|cumsum)\()",
                 code[m.end():]):
@@ -1316,8 +1317,11 @@ def breaking_construct(prose: str) -> dict[str, str]:
         and not STABLE_SAID.search(code) else None
     if m:
         # (its negation, `exp(-log_var)`: an output below about -88.7)
-        past = "below about -88.7 in float32 (-709.8" if NEGATED_NAME.match(m.groupdict().get("arg", "").strip()) else \
-            "past about 88.7 in float32 (709.8"
+        negated = NEGATED_NAME.match(m.groupdict().get("arg", "").strip())
+        # (its negation times or over a factor, `exp(-log_var * 0.5)`: where that product passes the limit)
+        past = ("past about 88.7 in float32 (709.8" if not negated else
+                "whose negation, scaled as the call scales it, passes about 88.7 in float32 (709.8"
+                if re.search(r"[/*]", negated.group(0)) else "below about -88.7 in float32 (-709.8")
         out["exp-unshifted"] = (f"the pasted code puts a layer's raw output through exp "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`): nothing bounds a layer's "
                                 f"output, and one {past} in float64) makes exp inf, and the loss inf, then nan")

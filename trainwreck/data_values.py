@@ -490,6 +490,7 @@ TENSOR_OF_NAME = lazy_regex.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*torch\
 KEPT_FROM = lazy_regex.compile(r"^\s*(?:(?:cv2|np|numpy)\.(?:resize|cvtColor|flip|rotate|array|asarray|ascontiguousarray|"
                                r"transpose|copy|float32|uint8)\(\s*)?(?P<src>[A-Za-z_]\w{0,30})\b(?!\s*\()")
 SIZE_OF = lazy_regex.compile(r"\.(?:shape|size|ndim|dtype)\b|\blen\(")
+CLASS_TENSOR = lazy_regex.compile(r"\.(?:long|int|short|byte)\(\)|torch\.(?:int64|int32|long|uint8)\b|LongTensor|IntTensor")
 READ_HOPS = 8          # (one assignment a hop: linear in them)
 
 
@@ -512,7 +513,7 @@ def _read_from_a_file(name: str, prose: str, hops: int = READ_HOPS) -> bool:
             outside, n = re.subn(r"\([^()]*\)", "()", outside)
             if not n:
                 break
-        if re.search(r"/|\s-\s", outside) or re.search(_DIVIDED + r"|(?<!PIL)ToTensor", rhs) or SIZE_OF.search(rhs):
+        if re.search(r"/|\s-\s", outside) or DIVIDED_255.search(rhs) or SIZE_OF.search(rhs):
             return False
         if re.search(_READERS, rhs):
             return True
@@ -528,9 +529,11 @@ def image_tensor_unscaled(prose: str) -> str:
     images as they were read (IMAGE_STACK), when neither that image nor that tensor
     is divided by 255 anywhere in the paste (an aside on another pipeline's ToTensor() does not scale this one); or
     ""."""
-    # (not a mask's or a label's, read from a picture too: its values are classes)
+    # (not a mask's or a label's, read from a picture too: its values are classes -- by its name, or by what the code
+    # makes of it, integers: `y = torch.from_numpy(lbl).long()` -- reread_s74 7)
     named = (m for m in itertools.islice(TENSOR_OF_NAME.finditer(prose), 10)
              if not NOT_PIXELS.search(m.group("name")) and not NOT_PIXELS.search(m.group("src"))
+             and not CLASS_TENSOR.search(line_from(prose, m.start())) and not re.match(r"y(?:_|$)", m.group("name"))
              and _read_from_a_file(m.group("src"), prose[:m.start()]))
     for m in itertools.chain(IMAGE_TENSOR.finditer(prose), IMAGE_STACK.finditer(prose), named):
         # (a stack's own line may end in its division, `...).astype(np.float32) / 255.0`; masks and labels read as

@@ -31,13 +31,17 @@ _OUTPUTS = (r"(?:probabilit(?:y|ies)|predictions?|outputs?|class(?:es)?|labels?|
 # (a subject that is the model's output: not "the labels are 0 for every background pixel")
 _OUTPUT_SUBJECT = r"(?:probabilit(?:y|ies)|predictions?|outputs?|reconstructions?|logits?|forecasts?|transcriptions?|captions?)"
 _EVERY = r"(?:every|each|all|any)(?: single| one)?(?: (?:of )?(?:the|my|our))?"
-# (a setting a reporter varies, not an input: "no matter what lr I pass it")
-_SETTINGS = (r"(?:lr|learning|rate|seeds?|optimi\w*|batch\w*|settings?|hyper\w*|epochs?|configs?|init\w*|models?|"
-             r"architectures?|sizes?|values?\s+of|weights?\s+decay|dropout|temperature)\b")
-# (an output said the same: a sentence, a class, a prediction -- not a loss, an accuracy or a curve)
-_SAME_OUTPUT = (r"(?:sentences?|translations?|outputs?|predictions?|answers?|class(?:es)?|labels?|captions?|texts?|words?|"
-                r"tokens?|values?|numbers?|vectors?|embeddings?|masks?|boxes|images?|results?\s+for|responses?|"
-                r"categor(?:y|ies)|digits?|ratings?|probabilit(?:y|ies))")
+# (an input a reporter feeds the model, by its kind: "no matter what sentence I give it" -- not a setting tried, "no
+# matter which scheduler I give it", which no list of settings could exhaust -- reread_s74 5)
+_GIVEN_INPUT = (r"(?:[\w-]+\s+){0,2}?(?:sentences?|inputs?|images?|photos?|pictures?|texts?|prompts?|reviews?|questions?|"
+                r"quer(?:y|ies)|documents?|passages?|samples?|examples?|rows?|clips?|frames?|sequences?|molecules?|graphs?|"
+                r"users?|items?|series|windows?|data|audio|recordings?|utterances?|customers?|patients?)\b")
+# (an output said the same: the module's output nouns, and a translation's or a generator's own -- not a loss, an
+# accuracy or a curve)
+_SAME_OUTPUT = (r"(?:" + _OUTPUTS + r"|sentences?|translations?|answers?|captions?|texts?|words?|tokens?|values?|numbers?|"
+                r"vectors?|boxes|images?|responses?|categor(?:y|ies)|digits?|ratings?)")
+# (nor the same form, a space or a range the outputs share: "maps every input to the same embedding space")
+_SAME_FORM = r"(?!\s+(?:" + "|".join(("space", "format", "range", r"number\s+of")) + r")\b)"
 # (what a tensor's form is, not its values)
 _SHAPE = r"(?:shapes?|sizes?|resolutions?|dimensions?|dims?|lengths?|dtypes?|formats?|types?)\b"
 # The words that the model gives one output for every input (told: not a question's). Not a column that holds one value
@@ -128,16 +132,16 @@ ONE_OUTPUT = lazy_regex.compile(
     # "no matter what sentence I give it, it outputs the exact same sentence": the input said first, as the reporter
     # varied it (an input given, not a setting tried: "no matter what lr I pass it" -- code_review_s74 5), and an
     # output the same after it (not the same loss, accuracy or curve)
-    r"|\b(?:whatever|regardless\s+of|no\s+matter)\s+(?:what|which)\s+(?!(?:[\w-]+\s+){0,2}?" + _SETTINGS + r")"
-    r"(?:[\w-]+\s+){0,3}?(?:i|we|you)\s+(?:give|feed|pass|show|input|send)\w*\b[^.;\n]{0,20}?,\s*"
+    r"|\b(?:whatever|regardless\s+of|no\s+matter)\s+(?:what|which)\s+" + _GIVEN_INPUT
+    + r"\s+(?:[\w-]+\s+){0,2}?(?:i|we|you)\s+(?:give|feed|pass|show|input|send)\w*\b[^.;\n]{0,20}?,\s*"
     r"(?:it|the\s+(?:model|network|net|decoder))\s+(?:always\s+)?"
     r"(?:returns?|predicts?|gives?|outputs?|produces?|generates?|translates?\s+(?:it\s+)?(?:in)?to)\s+(?:exactly\s+)?"
-    r"the\s+(?:exact\s+|very\s+)?same\s+(?:[\w-]+\s+){0,2}?" + _SAME_OUTPUT + r"\b(?!\s+" + _SHAPE + r")"
+    r"the\s+(?:exact\s+|very\s+)?same\s+(?:[\w-]+\s+){0,2}?" + _SAME_OUTPUT + r"\b(?!\s+" + _SHAPE + r")" + _SAME_FORM +
     # "my seq2seq translates every sentence to the same output", "it maps every image to the same class": the model
     # the subject (not a transform's resize or an augmentation's "turns every image into the same grey square")
     r"|\b(?:it|model|network|net|seq2seq|decoder|encoder|classifier)\s+(?:\w+\s+)?(?:maps?|translates?|turns?|converts?|"
     r"decodes?|classif(?:y|ies))\s+" + _EVERY + r"\s+" + _INPUTS + r"\s+(?:in)?to\s+the\s+(?:exact\s+|very\s+)?same\s+"
-    r"(?:[\w-]+\s+){0,2}?" + _SAME_OUTPUT + r"\b(?!\s+" + _SHAPE + r")"
+    r"(?:[\w-]+\s+){0,2}?" + _SAME_OUTPUT + r"\b(?!\s+" + _SHAPE + r")" + _SAME_FORM +
     # "every user predicted as the same country" (a title's, with no verb)
     r"|\b(?:every|each|all)(?: (?:of )?(?:the|my|our))?(?: (?!" + _OUTPUTS + r"\b)" + _INPUTS + r"){1,2}? (?:is |are )?"
     r"(?:classified|predicted) as the same\b"

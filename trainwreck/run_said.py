@@ -374,33 +374,39 @@ def _said_of_this_run(sentence: str, m: re.Match) -> bool:
 # A nan or an inf said in one of the report's sentences (not its code, nor a log line, nor a question) as what this
 # run's loss became: the loss (or "it", the run, its outputs) before the verb, in the same clause ("the loss goes nan
 # after ~350 epochs", "it goes down for a long time and then suddenly nan") -- not rows or values of the data that hold
-# nan ("I dropped the rows with NaN values"), not a condition or a guard ("stops training if the loss is nan"), not a
-# setting ("patience to inf"), not the validation's, not denied ("it never goes nan"), and not a run the sentence sets
-# apart: an earlier one, one already fixed, one at another setting ("with lr 1e-3 it went nan, so I lowered it")
+# nan ("I dropped the rows with NaN values": no subject of the run's before it), not a condition or a guess ("stops
+# training if the loss is nan", "it would go nan"), not the validation's, not denied ("it never goes nan"), and not a
+# run the sentence sets apart: an earlier one ("before I fixed...", "my old run"), one at another setting ("with lr
+# 1e-3 it went nan"), another's (a notebook's, a colleague's), or one the sentence says trains well after it ("..., now
+# the loss falls smoothly")
 NONFINITE_SAID = lazy_regex.compile(r"(?i)\b(?:loss\w*|it|training|the\s+run|(?:the\s+)?outputs?|predictions?|everything)\b"
                                     r"[^.;\n]{0,80}?\b(?:go(?:es|ing)?|went|gone|becom(?:es?|ing)|became|"
                                     r"turn(?:s|ed|ing)?|is|was|are|were|gets?|got|getting|shows?|showed|hits?|then|"
                                     r"suddenly)\s+(?:(?:a|an|all|to|into|suddenly|just|straight|completely)\s+)?"
-                                    r"(?:nan|inf|infinity|nans)(?![\w.])")
-NOT_A_STATE = lazy_regex.compile(r"(?i)\b(?:if|whether|unless|check\w*|guard\w*|stops?|raises?|assert\w*|detect\w*|"
-                                 r"replac\w*|drop\w*|fill\w*|imput\w*|remov\w*|nan_to_num|patience)\b")
-ANOTHER_RUN = lazy_regex.compile(r"(?i)\bbefore\s+(?:i|we)\s+(?:fixed|changed|lowered|added|removed|switched)\b|"
-                                 r"\b(?:old|previous|earlier|last|first)\s+(?:run|attempt|version|try)\b|\bused\s+to\b|"
-                                 r"\bnow\s+it\s+(?:trains|works|runs|is\s+fine|converges)\b|"
-                                 r"\bso\s+(?:i|we)\s+(?:lowered|changed|reduced|decreased|added|switched)\b")
+                                    r"(?:nan|inf|infinity|nans)(?![\w.-])")
+NOT_A_STATE = lazy_regex.compile(r"(?i)\b(?:if|whether|unless|would|could|might|will)\b")
+ANOTHER_RUN = lazy_regex.compile(r"(?i)\bbefore\s+(?:i|we)\s+\w+ed\b|\b(?:old|previous|earlier|first)\s+(?:run|attempt|"
+                                 r"version|try)\b|\bused\s+to\b|\b(?:notebook|paper|tutorial|colleague\w*|someone|"
+                                 r"somebody|their|they|others?|people)\b")
+# (a run said to train well after the nan, in the same sentence: the nan was another's, or is gone)
+WELL_AFTER = lazy_regex.compile(r"(?i)\b(?:now|mine|but|then)\b[^.;\n]{0,60}?\b(?:trains?|works?|falls?|fine|goes\s+down|"
+                                r"decreas\w*|smooth\w*|converg\w*|learns?)\b")
+# (four words or more besides the nan: not a table's row of numbers with a nan cell, `0  0  99  1.0986  NaN`)
 SENTENCE_WORDS = 4
 QUOTED_TEXT = lazy_regex.compile(r"\"[^\"\n]{0,200}\"|`[^`\n]{0,200}`|\u201c[^\u201d\n]{0,200}\u201d")
 
 
+@functools.lru_cache(maxsize=8)      # (asked by the weighing's context and by the paste's facts, of the same text)
 def nonfinite_said_of_this_run(text: str) -> str:
     """The first sentence that says this run's loss went nan or inf (NONFINITE_SAID), else ''."""
     # (not a message quoted, one the reporter does not see: '"Loss is nan, stopping training" never shows up')
     for sentence, end in sentences_and_ends(QUOTED_TEXT.sub(" ", WRAPPED.sub(" ", sentences_only(text)))):
         words = [w for w in re.findall(r"[A-Za-z]{2,}", sentence) if w.lower() not in ("nan", "inf", "nans")]
-        if end == "?" or len(words) < SENTENCE_WORDS or ANOTHER_RUN.search(sentence) or CHANGED_RUN.search(sentence):
+        if end == "?" or len(words) < SENTENCE_WORDS or ANOTHER_RUN.search(sentence) or CHANGED_RUN.search(sentence) \
+                or NOT_A_STATE.search(sentence):
             continue
         m = NONFINITE_SAID.search(sentence)
-        if m and not NOT_A_STATE.search(sentence, 0, m.end()) and said_unnegated(sentence, {"nan", "inf"}) \
+        if m and not WELL_AFTER.search(sentence, m.end()) and said_unnegated(sentence, {"nan", "inf"}) \
                 and _said_of_this_run(sentence, m):
             return " ".join(sentence.split())
     return ""
@@ -589,16 +595,24 @@ SHORT_OF = lazy_regex.compile(r"(?i)\b(?:much|way|far|a\s+lot|significantly|subs
 
 LOSS_WORD = lazy_regex.compile(r"(?i)\b(?:loss\w*|perplexity|ppl|error|wer|cer|rmse|mae|mse)\b")
 SCORE_WORD = lazy_regex.compile(r"(?i)\b(?:acc\w*|bleu|rouge\w*|map|miou|iou|dice|f1|auc|r2|r²|psnr|ssim|score\w*|"
-                                r"rewards?|returns?|numbers?|results?|metrics?|recall|precision|mrr|ndcg|c-?index)\b")
-# (the run's cost, not its quality: "memory use is far lower than the original code", "my lr is much lower than the
-# paper's", "throughput is far behind the official implementation")
+                                r"rewards?|returns?|(?:reported|published)\s+numbers|results?|metrics?|recall|precision|mrr|"
+                                r"ndcg|c-?index)\b")
+# (the run's cost, not its quality, anywhere in the sentence: "memory use is far lower than the original code", "far
+# behind the official implementation in speed")
 RESOURCE_WORD = lazy_regex.compile(r"(?i)\b(?:memory|ram|vram|speed|throughput|latency|time|seconds?|hours?|it/s|lr|"
-                                   r"learning\s+rate|batch(?:\s+size)?|params?|parameters|flops|size|cost)\b")
+                                   r"learning\s+rate|batch(?:\s+size)?|params?|parameters|flops|size|cost|steps)\b")
 # (the reference a comparison names, not the reporter's own run -- "the original is much worse than my version" -- nor
 # the same run's training or validation, a generalisation gap: "test accuracy is much lower than the train run")
 OWN_OR_SAME_RUN = lazy_regex.compile(r"(?i)\b(?:my|our|mine|ours|train\w*|val\w*|test\w*)\b")
+# (and a gap the sentence takes back, after the reference: a run changed or fixed -- "until I fixed the preprocessing",
+# "when I use fp16" -- or one that caught up -- "after 100 epochs it matches"; or another's run: "someone said their
+# results...")
+GAP_TAKEN_BACK = lazy_regex.compile(r"(?i)\b(?:until|unless|when|whenever|once|if|matches|match(?:ed)?|caught\s+up|catches\s+up|"
+                                    r"on\s+par|same\s+as)\b")
+OTHERS_RUN = lazy_regex.compile(r"(?i)\b(?:someone|somebody|their|they|he|she|people|others)\b")
 
 
+@functools.lru_cache(maxsize=8)      # (asked by the paste's facts and by the report's Read: line, of the same text)
 def short_of_reference_said(text: str) -> str:
     """The sentence that says this run falls far short of a run it is compared with (SHORT_OF, then REFERENCE), else
     ''."""
@@ -609,12 +623,14 @@ def short_of_reference_said(text: str) -> str:
         reference = REFERENCE.match(text, m.end())
         # (lower or below of a score's: a loss lower than the paper's is better, not short of it)
         lower = re.search(r"(?i)\b(?:lower|below)\b", m.group(0)) is not None
+        # (not a yes/no question's, "is it much worse than the paper?": what told leaves is what the report tells)
         if reference is None or denied_before(text, m.start()) or CHANGED_RUN.search(before) \
-                or OWN_OR_SAME_RUN.search(reference.group(0)) or REFERENCE.search(before) or RESOURCE_WORD.search(before) \
+                or OWN_OR_SAME_RUN.search(reference.group(0)) or REFERENCE.search(before) \
+                or RESOURCE_WORD.search(sentence) or OTHERS_RUN.search(sentence) \
+                or GAP_TAKEN_BACK.search(text, reference.end(), end) or CHANGED_RUN.search(text[reference.end():end]) \
                 or m.group(0).lower() not in told(sentence) \
                 or lower and (LOSS_WORD.search(before) or not SCORE_WORD.search(sentence)):
             continue
-        # (not a yes/no question's, "is it much worse than the paper?": what told leaves is what the report tells)
         return shown(" ".join(text[begin:end].split()), QUOTED, quote=False)
     return ""
 
@@ -809,8 +825,8 @@ ORDER_CHANGED = lazy_regex.compile(r"\b(?:re-?)?shuffl\w*|\bdata\s+order\b|\bord
                                    r"batches|rows)\b", re.I)
 PLACE_MOVED = lazy_regex.compile(r"\b(?:a\s+)?(?:different|another|other)\s+(?:step|batch|epoch|iteration|iter|place|point|spot)\b|"
                                  # ("goes nan at a random iteration": where, not what is sampled -- "I sample a random
-                                 # batch for each step")
-                                 r"\b(?:at|on|in)\s+(?:a\s+)?random\s+(?:step|batch|epoch|iteration|iter|place|point|spot)\b|"
+                                 # batch for each step", "it trains on a random batch")
+                                 r"\bat\s+(?:a\s+)?random\s+(?:step|batch|epoch|iteration|iter|place|point|spot)\b|"
                                  # ("at step 820 instead", "at 44,870 this time instead of 41,2xx": a number with no
                                  # unit only where no setting is named just before it -- see BARE_PLACE)
                                  r"\bat\s+(?:step|batch|epoch|iteration|iter|it)\s+~?\d[\d,]*(?:\s+this\s+time)?\s+instead\b|"

@@ -11,6 +11,7 @@ import re
 
 from .brackets import arguments
 from .code_blocks import block_under, indent
+from .sentences import denied_before
 from . import lazy_regex
 from .lazy_regex import PatternLike
 
@@ -124,9 +125,10 @@ LOOP_BODY_LINES = 8
 
 # (a recurrent layer named in words, not denied: its hidden units, started equal with equal recurrent weights, stay copies
 # too; or a depth written "2-layer")
-RECURRENT_SAID = lazy_regex.compile(r"(?i)(?<!not an )(?<!not a )(?<!no )\b(?:LSTM|GRU|RNN)s?\b|\bseq2seq\b|"
-                                    r"\bencoder[- ]decoder\b")
-LAYERS_HYPHENATED = lazy_regex.compile(r"\b(\d{1,3})-layers?\b")
+RECURRENT_SAID = lazy_regex.compile(r"(?i)\b(?:LSTM|GRU|RNN)s?\b|\bseq2seq\b|\bencoder[- ]decoder\b")
+INSTEAD_OF = lazy_regex.compile(r"(?i)\b(?:instead\s+of|rather\s+than|without)\s+(?:an?\s+|the\s+)?$")
+# (the depth as an adjective, which DEPTH_SAID's "2 layers" does not read: "a 2-layer MLP", "2 layer", "2-layered")
+LAYERS_HYPHENATED = lazy_regex.compile(r"(?i)\b(\d{1,3})\s*[- ]\s*layer(?:ed)?\b")
 
 
 def network_of_layers(prose: str) -> bool:
@@ -135,13 +137,14 @@ def network_of_layers(prose: str) -> bool:
     network's units can start as copies."""
     return len(LAYERS_BUILT.findall(prose)) >= 2 \
         or any(int(n) >= 2 for n in DEPTH_SAID.findall(prose) + LAYERS_HYPHENATED.findall(prose)) \
-        or RECURRENT_SAID.search(prose) is not None
+        or any(not denied_before(prose, m.start()) and not INSTEAD_OF.search(prose, max(0, m.start() - 20), m.start())
+               for m in itertools.islice(RECURRENT_SAID.finditer(prose), 20))
 
 
 # A weight set to zero, not to another constant (`zeros_`, `zero_()`, `constant_(w, 0)`, `fill_(0)`, Keras's "zeros",
 # NumPy's zeros): with an activation that is 0 at 0 no gradient reaches any weight, where a constant c != 0 leaves every
 # unit learning, alike
-ZERO_FILL = lazy_regex.compile(r"(?i)zeros|\bzero\b|\bzero_\(\)|,\s*(?:val\s*=\s*)?0(?:\.0*)?\s*\)|fill_\(\s*0(?:\.0*)?\s*\)|Zeros\(")
+ZERO_FILL = lazy_regex.compile(r"(?i)zeros|(?<!non-)(?<!non )\bzero\b|\bto\s+0(?:\.0*)?(?![\d.])|\bzero_\(\)|,\s*(?:val\s*=\s*)?0(?:\.0*)?\s*\)|fill_\(\s*0(?:\.0*)?\s*\)|Zeros\(")
 
 
 def parameters_zeroed_in_loop(prose: str) -> re.Match | None:

@@ -288,7 +288,7 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
                     # values under a header that names the loss: the table holds the curve)
                     printed = list(itertools.islice(pattern.finditer(masked), FEW_KEYED))
                     if len(printed) < FEW_KEYED and (column := _table_after(first, dialect)) is not None \
-                            and _table_agrees(first, column[1][2], printed[-1].group(0)):
+                            and _table_agrees(first, column[1], printed[-1].group(0)):
                         return Layout(column[0], "csv", column=column[1], **base)
                     return layout
         elif dialect.mode == "csv" and (column := csv_column(first, dialect.keys)):
@@ -326,28 +326,34 @@ def _table_after(first: bytes, dialect: Dialect) -> tuple[Dialect, tuple] | None
     return None
 
 
-# (the key's last value, and each number of the table: a value and its rounding to as many places)
+# (the key's last value, with its places; a cell of the table, a row's count first)
 _LAST_NUMBER = re.compile(rb"(?i)(nan|[-+]?inf|[-+]?\d+(?:\.(\d+))?(?:e[-+]?\d+)?)\W*$")
-_CELL = re.compile(rb"(?i)(?<![\w.])(nan|[-+]?inf|[-+]?\d+\.\d+(?:e[-+]?\d+)?)(?![\w.])")
+_CELL = re.compile(rb"(?i)nan|[-+]?inf|[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+_NONFINITE = (b"nan", b"inf", b"+inf", b"-inf")
 
 
-def _table_agrees(first: bytes, header: int, keyed: bytes) -> bool:
-    """Is the table under the header (its count of non-empty lines before it, as table_column gives it) the same run
-    as the key's line (code_review_s74 6): a non-finite last value of the key's beside a non-finite cell of the table, a
-    finite one beside a cell that rounds to it -- not a reference run's table pasted for comparison, which the bar's own
-    nan would contradict?"""
-    last = _LAST_NUMBER.search(keyed)
-    if last is None:
+def _table_agrees(first: bytes, column: tuple, keyed: bytes) -> bool:
+    """Is the table (table_column's tuple: its loss column's index, and its header's count of non-empty lines before
+    it) the same run as the key's line (code_review_s74 6, reread_s74 4): the table's last loss is the key's last value
+    -- non-finite both, or equal at the key's printed places? Not a reference run's table pasted for comparison, whose
+    first row may share the bar's first loss (ln 2) and whose end differs."""
+    last, index = _LAST_NUMBER.search(keyed), column[1]
+    if last is None or not isinstance(index, int):
         return False
-    value = last.group(1).lower()
-    lines = [line for line in first.split(b"\n") if line.strip()]
-    below = b"\n".join(lines[header + 1:]).replace(keyed, b"")     # (not the key's own line, printed after the table)
-    cells = [c.group(1).lower() for c in itertools.islice(_CELL.finditer(below), 5000)]
-    if value in (b"nan", b"inf", b"+inf", b"-inf"):
-        return any(c in (b"nan", b"inf", b"+inf", b"-inf") for c in cells)
+    values = []
+    for line in [line for line in first.split(b"\n") if line.strip()][column[2] + 1:]:
+        fields = line.split()
+        if len(fields) > index and fields[0].isdigit() and _CELL.fullmatch(fields[index]):
+            values.append(fields[index].lower())
+        elif values:
+            break                                   # (the table ended)
+    if not values:
+        return False
+    value, tail = last.group(1).lower(), values[-1]
+    if value in _NONFINITE or tail in _NONFINITE:
+        return value in _NONFINITE and tail in _NONFINITE
     places = len(last.group(2) or b"")
-    return any(c not in (b"nan", b"inf", b"+inf", b"-inf") and round(float(c), places) == round(float(value), places)
-               for c in cells)
+    return round(float(tail), places) == round(float(value), places)
 
 
 # The loss key's spellings: where a paste prints more than one (its own run's `Loss: 2.15` and, pasted after it for

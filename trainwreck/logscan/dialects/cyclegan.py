@@ -22,7 +22,11 @@ import re
 
 from . import Dialect
 
-DIALECT = Dialect("pytorch-CycleGAN-and-pix2pix", re.compile(rb"(?m)^\(epoch: \d+, iters: \d+, time: -?[\d.]+(?:, data: |\) )"),
+# (the form with no `data:` field only where its line holds a reconstruction term, G_L1 or cycle_A: pix2pixHD, SPADE and
+# vid2vid print the same prefix with G_GAN, G_GAN_Feat, G_VGG, D_real and D_fake, whose only term of this dialect's is the
+# adversarial G_GAN, which plays a game and is no curve to read -- reread_s74 3)
+DIALECT = Dialect("pytorch-CycleGAN-and-pix2pix",
+                  re.compile(rb"(?m)^\(epoch: \d+, iters: \d+, time: -?[\d.]+(?:, data: |\) (?=[^\n]*\b(?:G_L1|cycle_A): ))"),
                   keys=(rb"G_L1", rb"cycle_A", rb"D_A", rb"G_GAN"), framework="pytorch",
                   clears_gradients="zeroes the gradients of each network before its backward pass",
                   # (not where the paste shows a model's own step: each model of the repository writes its own)
