@@ -191,12 +191,14 @@ def _divides(code: str, m: re.Match) -> bool:
 SIGMOID_DENOMINATOR = lazy_regex.compile(r"(?<![\w.])1(?:\.0*)?\s*\+\s*(?:[\w.]{0,20}\.)?$")
 
 
-def exp_of_layer_piece(code: str, negated_only: bool = False) -> re.Match | None:
-    """The exp of a name made from a layer's raw output, directly or as a chunk of it, never bounded, and not a
-    divisor; or None. (negated_only: only the exp of its negation, a precision from a log-variance.)"""
+# The marker set beside exp-unshifted where the exp is of a layer's output negated (exp_of_layer_piece)
+EXP_NEGATED = "exp-negated"
+
+
+def exp_of_layer_piece(code: str) -> re.Match | None:
+    """The exp of a name made from a layer's raw output, directly or as a chunk of it, or of its negation, never
+    bounded, and not a divisor; or None."""
     for m in itertools.islice(EXP_OF.finditer(code), EXP_CALLS_READ):
-        if negated_only and not NEGATED_NAME.match(m.group("arg").strip()):
-            continue
         # (or of its negation, a precision from a log-variance, `jnp.exp(-log_var)`: an output pushed below about -88.7
         # overflows it just the same -- not a sigmoid's `1 + exp(-z)`, whose inf gives 1/inf = 0.0)
         name = NAME_ARG.match(m.group("arg").strip())
@@ -1325,6 +1327,8 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["exp-unshifted"] = (f"the pasted code puts a layer's raw output through exp "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`): nothing bounds a layer's "
                                 f"output, and one {past} in float64) makes exp inf, and the loss inf, then nan")
+        if negated:     # (a precision from a log-variance: the fall to nan is its face -- weighing.FACE_WHERE)
+            out[EXP_NEGATED] = "the exp takes a layer's output negated"
     m = next((m for m in SQRT_CALL.finditer(code) if (
               m.group("where") and not (m.group("inner") and re.search(r"(?<![\w.])" + re.escape(m.group("inner"))
                                                                           + r"\s*=[^=\n][^\n]{0,120}?where\(", code)))

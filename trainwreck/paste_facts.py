@@ -62,6 +62,7 @@ from .start_loss import early_jump_seen, regression_start_said, start_high
 from .thesaurus import tokens
 from .timing_words import timing_of
 from .weight_init import (ALL_PARAMS_ZERO, CONSTANT_INIT_SAID, FILLED, LARGE_INIT, LAYERS_BUILT, NUMPY_ZERO_WEIGHTS,
+                          ZERO_FILL, ZERO_FILLED,
                           UNFILLED, constant_kernel_init, init_too_wide, network_of_layers, parameters_zeroed_in_loop,
                           update_discarded,
                           weights_set_by, zero_tables_multiplied, zeros_loaded)
@@ -677,6 +678,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         shown_as = (f"the pasted code sets weights to one value (`{' '.join(zeros.group(0).lstrip('`;').split())}`)"
                     if zeros else
                     f"the report says every weight is set to one value (\"{' '.join(said.group(0).split())}\")")
+        if ZERO_FILL.search((zeros or said).group(0)):    # (a zero fill, not another constant: weighing.FACE_WHERE)
+            out[ZERO_FILLED] = "the weights are set to zero"
         out["zero-init"] = (f"{shown_as}: every unit of "
                             "that layer starts equal, and units that start equal, with equal weights after them, get "
                             "equal gradients and stay copies of each other (after a random layer they drift apart "
@@ -684,6 +687,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # (two factors at zero never move, whatever the loss does: the output's bias still learns the base rate, so the
     # curve may look healthy)
     elif tables := zero_tables_multiplied(ev.prose):
+        out[ZERO_FILLED] = "the tables start at zero"
         out["zero-init"] = (f"the pasted code starts two embedding tables at zero (`{' '.join(tables.group(0).split())}` "
                             "for the second) and multiplies their vectors together: the gradient of each factor of a "
                             "product is the other factor, 0, so neither table ever moves from zero")

@@ -18,8 +18,8 @@ from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
 from .logscan.stops import names_no_cause
-from .breaking_constructs import (LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, PAIRWISE, SINGULAR_SLOPE_WORDS, code_of,
-                                 exp_of_layer_piece, masked_past_half)
+from .breaking_constructs import (EXP_NEGATED, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, PAIRWISE, SINGULAR_SLOPE_WORDS,
+                                 code_of, masked_past_half)
 from .data_checked import inputs_only
 from .data_values import (INPUT_NAN_WORDS, MASK_255_WORDS, MASK_SCALED_WORDS, ONE_CLASS_IOU_WORDS, RAW_PIXEL_WORDS,
                           UNLABELLED_WORDS)
@@ -47,7 +47,7 @@ from .run_kind import REGRESSION_WORDS, classifier_shown, regressor_shown, shown
 from .softmax_floor import FLOOR_WORDS, accuracy_rose_said
 from .schedule_said import plain_sgd_only
 from .start_loss import START_HIGH_WORDS, early_jump_seen, start_high
-from .weight_init import LARGE_INIT_WORDS, ZERO_FILL, ZERO_INIT_WORDS
+from .weight_init import LARGE_INIT_WORDS, ZERO_FILLED, ZERO_INIT_WORDS
 from .frozen_said import dead_units_said, one_output_untrained, weights_frozen_said, weights_half
 from .safe_text import shown
 from .entry_documents import FIELDS, Library, section, words_for
@@ -190,13 +190,13 @@ FACT_FACES = {"accumulated-undivided": RATE_CLIMBS, "cleared-outside": RATE_CLIM
               # gradient reaches any weight -- each layer's is the next one's weights, 0, times its input, 0 -- so only
               # the output's bias learns, and the loss falls to the loss of the classes' base rate, the unigram entropy
               # of a language model, and stops there; an epoch's average already holds that fall. Only a zero fill
-              # (ZERO_FILL): a constant c != 0 leaves every unit learning, alike, and the loss can pass the base rate)
+              # (FACE_WHERE's marker): a constant c != 0 leaves every unit learning, alike, and the loss can pass the base rate)
               "zero-init": frozenset({"stall-after-drop"}),
               # (and the exp of a layer's raw output negated, a precision from a log-variance, `exp(-log_var)`: what
               # takes its input up is the training itself -- a Gaussian NLL, 0.5 (exp(-s) r^2 + s), falls as s falls on
               # the points already fit, without bound where a residual r is 0 -- so the loss falls until exp(-s) passes
               # its limit (s below -88.7 in float32) and the next value is nan or inf. Read only where the paste
-              # negates the exp (exp_of_layer_piece's negated_only): a scale taken as `exp(log_sigma)` and raised to
+              # negates the exp (FACE_WHERE's marker): a scale taken as `exp(log_sigma)` and raised to
               # -2 or divided into the residual overflows too, earlier (sigma ** -2 passes float32 at log sigma below
               # -44.4), but through a power or a division this reading does not follow; and an exp summed into a log
               # may underflow to log(0) as well as overflow)
@@ -206,6 +206,9 @@ FACT_FACES = {"accumulated-undivided": RATE_CLIMBS, "cleared-outside": RATE_CLIM
               # (and a clip after the step leaves the run unclipped: an overshoot it was there to shorten, a jump or a
               # climb, is its own face -- not a nan a clip would not have stopped, a log of zero's or a bad batch's)
               "clip-after-step": RATE_CLIMBS | {"spike-then-recover"}}
+# ... only where the paste's facts mark the face's own case, beside the fact: a zero fill (not another constant), an exp
+# of a layer's output negated (not another unbounded exp)
+FACE_WHERE = {"zero-init": ZERO_FILLED, "exp-unshifted": EXP_NEGATED}
 # Facts of the paste that count a printed fact's whole weight beside a curve they make by themselves: weights drawn too
 # wide, beside a loss non-finite from its first value -- before any update only the forward pass from the initial
 # weights made it so, which is what such weights break.
@@ -1283,9 +1286,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # softmax over the classes the paste names, at its floor
     face = next((fact for fact, shapes in FACT_FACES.items() if parts.get(fact, 0) > 0 and c.sig.name in shapes
                  and (fact != "pairing" or unrepaired and _at_the_floor(c))
-                 and (fact != "exp-unshifted" or exp_of_layer_piece(code_of(c.ev.prose), negated_only=True))
-                 # (the fact's own quote of the code or the words, before its explanation)
-                 and (fact != "zero-init" or ZERO_FILL.search(c.printed.get("zero-init", "").split("): ", 1)[0]))), None)
+                 and (fact not in FACE_WHERE or FACE_WHERE[fact] in c.printed)), None)
     # (gradients cleared nowhere in the paste are that face too where the report says a lower rate only put the
     # failure off, WR-260's own tell, or where the paste shows the whole loop that steps, its `for` line and the block
     # under it: either way the loop the paste shows is the one that ran)

@@ -144,6 +144,7 @@ def network_of_layers(prose: str) -> bool:
 # A weight set to zero, not to another constant (`zeros_`, `zero_()`, `constant_(w, 0)`, `fill_(0)`, Keras's "zeros",
 # NumPy's zeros): with an activation that is 0 at 0 no gradient reaches any weight, where a constant c != 0 leaves every
 # unit learning, alike
+ZERO_FILLED = "zero-filled"     # (the marker set beside zero-init where that is so)
 ZERO_FILL = lazy_regex.compile(r"(?i)zeros|(?<!non-)(?<!non )\bzero\b|\bto\s+0(?:\.0*)?(?![\d.])|\bzero_\(\)|,\s*(?:val\s*=\s*)?0(?:\.0*)?\s*\)|fill_\(\s*0(?:\.0*)?\s*\)|Zeros\(")
 
 
