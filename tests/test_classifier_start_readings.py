@@ -60,6 +60,11 @@ def test_a_loss_pinned_at_ln_c_is_a_model_that_learned_nothing_of_its_input():
     learned = values[:3] + [1.9, 1.7, 2.30, 2.303, 2.304, 2.303, 2.304, 2.303, 2.304]
     log2 = "".join(f"[{1 + k // 6}, {2000 * (k % 6 + 1):5d}] loss: {v:.3f}\n" for k, v in enumerate(learned))
     assert pinned_at_uniform(scan_text(words + log2)) == ""
+    # (a language model's loss pinned at ln V for the vocabulary the paste names is the same guess, over its tokens: the
+    # two readings of the uniform guess share one helper, _uniform_guess)
+    lm = "".join(f"step {100 * k} | loss {v:.4f}\n" for k, v in enumerate([9.41] + [8.987, 8.986, 8.988] * 4))
+    said = pinned_at_uniform(scan_text("My GPT-style model, vocab_size=8000, does not learn:\n" + lm))
+    assert "sits at ln 8000 = 8.987, the loss of a uniform guess over the vocabulary's 8000 tokens" in said
 
 
 def test_which_init_functions_ran():

@@ -1473,27 +1473,39 @@ def lowest_mean(values: list[float], k: int = LOW_RUN) -> tuple[float, int]:
     return best / k, at
 
 
+def _uniform_guess(ev: Evidence) -> tuple[tuple[int, str], float, str, str] | None:
+    """The uniform guess the run's loss is read against: (the classes or the vocabulary the paste names, and how it
+    names them; ln C in the log's own unit; the log's name; what they are, for the words), where the run is one
+    cross-entropy's over them, a mean -- a language model's (its vocabulary named), or a classifier's (said, or an
+    accuracy printed); else None."""
+    named = classes_or_vocabulary(ev.prose)
+    if named is None:
+        return None
+    vocabulary = vocabulary_named(ev.prose) is not None
+    if not (vocabulary or _CLASSIFIER_RUN.search(ev.prose) or _accuracy_printed(ev)) \
+            or _NOT_ONE_CROSS_ENTROPY.search(ev.prose) or NOT_A_MEAN.search(ev.prose) or LOSS_SUMMED.search(ev.prose):
+        return None
+    per_unit, _unit, log = loss_unit(ev.dialect)
+    over = f"over the vocabulary's {named[0]} tokens" if vocabulary else f"over the {named[0]} classes"
+    return named, math.log(named[0]) / per_unit, log, over
+
+
 def pinned_at_uniform(ev: Evidence) -> str:
-    """A classifier's loss, SHAPE_MIN values or more, that never went LEARNED_BELOW_UNIFORM or more below ln C (for the C
-    classes or the vocabulary the paste names) and whose last LEVEL_MIN values or more sit within PINNED of it: a uniform
+    """A classifier's or a language model's loss (_uniform_guess), SHAPE_MIN values or more, that never went
+    LEARNED_BELOW_UNIFORM or more below ln C and whose last LEVEL_MIN values or more sit within PINNED of it: a uniform
     guess, the loss of a model that has learned nothing of its input -- whatever its first value was (a logger's first
     window that held a start above it); or ""."""
     vals = ev.before
     # (SHAPE_MIN values or more: a healthy run's first few prints sit at ln C too)
-    if ev.first_nonfinite is not None or len(vals) < SHAPE_MIN:
+    if ev.first_nonfinite is not None or len(vals) < SHAPE_MIN or (uniform := _uniform_guess(ev)) is None:
         return ""
-    named = classes_or_vocabulary(ev.prose)
-    if named is None or not (_CLASSIFIER_RUN.search(ev.prose) or _accuracy_printed(ev)) \
-            or _NOT_ONE_CROSS_ENTROPY.search(ev.prose) or NOT_A_MEAN.search(ev.prose) or LOSS_SUMMED.search(ev.prose):
-        return ""
-    per_unit, _unit, log = loss_unit(ev.dialect)
-    guess = math.log(named[0]) / per_unit
+    named, guess, log, over = uniform
     n = 0
     while n < len(vals) and abs(vals[-1 - n] - guess) <= PINNED * guess:
         n += 1
     if n < LEVEL_MIN or min(vals) < (1 - LEARNED_BELOW_UNIFORM) * guess:
         return ""
-    return (f"the loss sits at {log} {named[0]} = {fmt(guess)}, the loss of a uniform guess over the {named[0]} classes "
+    return (f"the loss sits at {log} {named[0]} = {fmt(guess)}, the loss of a uniform guess {over} "
             f"({named[1]}), within {PINNED:.1%} in its last {counted(n, 'value')} ({ev.where(ev.before_start + len(vals) - n)} "
             f"to {ev.where(ev.count - 1)}), and was never {LEARNED_BELOW_UNIFORM:.0%} or more below it: a model that has "
             "learned nothing of its input")
@@ -1508,16 +1520,12 @@ def _back_at_uniform(ev: Evidence) -> str:
     has left, scores about ln C on balanced classes. (A uniform output scores ln C; the converse need not hold, so this
     says only that the loss is the guess's.) '' otherwise, and for a loss still coming down to ln C from above, where a
     healthy run starts."""
-    named = classes_or_vocabulary(ev.prose)
     vals = ev.before
-    if named is None or ev.first_nonfinite is not None or len(vals) < LOW_RUN + AT_UNIFORM_LAST + 1:
+    if ev.first_nonfinite is not None or len(vals) < LOW_RUN + AT_UNIFORM_LAST + 1 \
+            or (uniform := _uniform_guess(ev)) is None:
         return ""
-    vocabulary = vocabulary_named(ev.prose) is not None
-    if not (vocabulary or _CLASSIFIER_RUN.search(ev.prose) or _accuracy_printed(ev)) \
-            or _NOT_ONE_CROSS_ENTROPY.search(ev.prose) or NOT_A_MEAN.search(ev.prose) or LOSS_SUMMED.search(ev.prose):
-        return ""
-    per_unit, _unit, log = loss_unit(ev.dialect)
-    guess = math.log(named[0]) / per_unit
+    named, guess, log, over = uniform
+    per_unit = loss_unit(ev.dialect).per_unit
     n = AT_UNIFORM_LAST
     if not all(at_uniform(v * per_unit, named[0]) for v in vals[-n:]):
         return ""
@@ -1530,7 +1538,6 @@ def _back_at_uniform(ev: Evidence) -> str:
     if not (0 < low <= (1 - LEARNED_BELOW_UNIFORM) * guess and (peak >= EXCURSION * guess or pinned)):
         return ""
     where = ev.before_start
-    over = (f"over the vocabulary's {named[0]} tokens" if vocabulary else f"over the {named[0]} classes")
     return (f"the loss fell to a mean of {fmt(low)} over {LOW_RUN} values ({ev.where(where + low_at)} to "
             f"{ev.where(where + low_at + LOW_RUN - 1)}), below {fmt(guess)} -- {log} {named[0]}, the loss of a uniform "
             f"guess {over} ({named[1]}) -- then "
