@@ -385,9 +385,10 @@ NONFINITE_SAID = lazy_regex.compile(r"(?i)\b(?:loss\w*|it|training|the\s+run|(?:
                                     r"suddenly)\s+(?:(?:a|an|all|to|into|suddenly|just|straight|completely)\s+)?"
                                     r"(?:nan|inf|infinity|nans)(?![\w.-])")
 NOT_A_STATE = lazy_regex.compile(r"(?i)\b(?:if|whether|unless|would|could|might|will)\b")
+# (a run another person made: "someone said their results...", "on my colleague's machine")
+_OTHERS = r"someone|somebody|their|they|he|she|people|others?|colleague\w*"
 ANOTHER_RUN = lazy_regex.compile(r"(?i)\bbefore\s+(?:i|we)\s+\w+ed\b|\b(?:old|previous|earlier|first)\s+(?:run|attempt|"
-                                 r"version|try)\b|\bused\s+to\b|\b(?:notebook|paper|tutorial|colleague\w*|someone|"
-                                 r"somebody|their|they|others?|people)\b")
+                                 r"version|try)\b|\bused\s+to\b|\b(?:notebook|paper|tutorial|" + _OTHERS + r")\b")
 # (a run said to train well after the nan, in the same sentence: the nan was another's, or is gone)
 WELL_AFTER = lazy_regex.compile(r"(?i)\b(?:now|mine|but|then)\b[^.;\n]{0,60}?\b(?:trains?|works?|falls?|fine|goes\s+down|"
                                 r"decreas\w*|smooth\w*|converg\w*|learns?)\b")
@@ -603,13 +604,13 @@ RESOURCE_WORD = lazy_regex.compile(r"(?i)\b(?:memory|ram|vram|speed|throughput|l
                                    r"learning\s+rate|batch(?:\s+size)?|params?|parameters|flops|size|cost|steps)\b")
 # (the reference a comparison names, not the reporter's own run -- "the original is much worse than my version" -- nor
 # the same run's training or validation, a generalisation gap: "test accuracy is much lower than the train run")
-OWN_OR_SAME_RUN = lazy_regex.compile(r"(?i)\b(?:my|our|mine|ours|train\w*|val\w*|test\w*)\b")
+OWN_OR_SAME_RUN = lazy_regex.compile(r"(?i)\b(?:my|our|mine|ours|train\w*)\b|" + NOT_THIS_RUN.pattern)
 # (and a gap the sentence takes back, after the reference: a run changed or fixed -- "until I fixed the preprocessing",
 # "when I use fp16" -- or one that caught up -- "after 100 epochs it matches"; or another's run: "someone said their
 # results...")
 GAP_TAKEN_BACK = lazy_regex.compile(r"(?i)\b(?:until|unless|when|whenever|once|if|matches|match(?:ed)?|caught\s+up|catches\s+up|"
                                     r"on\s+par|same\s+as)\b")
-OTHERS_RUN = lazy_regex.compile(r"(?i)\b(?:someone|somebody|their|they|he|she|people|others)\b")
+OTHERS_RUN = lazy_regex.compile(r"(?i)\b(?:" + _OTHERS + r")\b")
 
 
 @functools.lru_cache(maxsize=8)      # (asked by the paste's facts and by the report's Read: line, of the same text)
