@@ -12,6 +12,7 @@ import itertools
 import re
 
 from .brackets import arguments, sequential_layers
+from .code_blocks import DEF_LINE, enclosing_def
 from .loss_inputs import model_output
 from .precision_said import half_precision_shown
 from .thesaurus import tokens
@@ -155,8 +156,11 @@ EXP_OF_OUTPUT = lazy_regex.compile(_LIBRARY + r"exp\(\s*(?:self\.\w+|\w*(?:" + _
 # h.chunk(2, dim=1)` and `torch.exp(s)`, an affine coupling's scale; `mu, logvar = self.enc(x).chunk(2, -1)`): the
 # same unbounded output. Not where any assignment of the name bounds it (a tanh, a clamp, a softplus, a sigmoid: a
 # coupling's usual `s = torch.tanh(s)`).
-# (Flax's and Haiku's call of a model by its apply, `model.apply(params, x)`, and a forward called by name, are its output too)
-_LAYER_CALL = r"(?:self\.\w+|\w*(?:" + _LAYER_NAMES + r"|encoder|enc|dec|conditioner)\w*)(?:\.(?:apply|forward))?\s*\("
+# (Flax's and Haiku's call of a model by its apply, `model.apply(params, x)`, and a forward called by name, are its output
+# too; and a layer made and called at once, Flax's compact `nn.Conv(2, (1, 1))(h)` or Keras' functional
+# `layers.Dense(1)(x)`)
+_LAYER_CALL = (r"(?:(?:self\.\w+|\w*(?:" + _LAYER_NAMES + r"|encoder|enc|dec|conditioner)\w*)(?:\.(?:apply|forward))?|"
+               r"(?:\w+\.)*(?:Dense|Conv\w{0,9}|Linear)\((?:[^()\n]|\([^()\n]*\))*\))\s*\(")
 BOUNDED = lazy_regex.compile(r"tanh|clamp|clip|softplus|sigmoid|\bsin\(|\bcos\(", re.I)
 
 
@@ -193,6 +197,10 @@ SIGMOID_DENOMINATOR = lazy_regex.compile(r"(?<![\w.])1(?:\.0*)?\s*\+\s*(?:[\w.]{
 
 # The marker set beside exp-unshifted where the exp is of a layer's output negated (exp_of_layer_piece)
 EXP_NEGATED = "exp-negated"
+# ... and where its input is a score the loss pushes apart as it falls: a softmax's, a log-sum-exp's, a logistic loss's
+# written by hand (a classifier's logits grow without bound on data it fits, Soudry et al. 2018; attention's logits
+# grow in training, Wortsman et al. 2023)
+EXP_OF_SCORES = "exp-of-scores"
 
 
 def exp_of_layer_piece(code: str) -> re.Match | None:
@@ -214,11 +222,14 @@ def exp_of_layer_piece(code: str) -> re.Match | None:
         for rhs in made:
             if re.match(_LAYER_CALL, rhs):
                 return m
-            # (a chunk or a split of a name that is itself a layer's output: PIECE_OF's chunk, split and unbind)
-            piece = PIECE_OF.match(rhs.strip())
+            # (a chunk, a split or a slice of a name that is itself a layer's output: PIECE_OF's chunk, split, unbind
+            # and index, `log_var = out[..., 1]`)
+            piece = PIECE_OF.match(rhs.split("#")[0].strip())
             kind = (piece.group("call") or piece.group("how") or "").lstrip(".") if piece else ""
+            # (the slice alone: not `out[:, 1] * 2 + c`)
             source = _assignments(piece.group("base") or piece.group("inner"), code) \
-                if kind.startswith(("chunk", "split", "unbind")) else []
+                if kind.startswith(("chunk", "split", "unbind")) or kind.startswith("[") \
+                and piece.end() == len(rhs.split("#")[0].strip()) else []
             if any(re.match(_LAYER_CALL, r) for r in source) and not any(BOUNDED.search(r) for r in source):
                 return m
     return None
@@ -231,8 +242,10 @@ EXP_PRODUCT = lazy_regex.compile(r"(?m)^[ \t]*(?P<acc>[A-Za-z_]\w{0,30})\s*(?:\*
                                  + _LIBRARY + r"exp\(")
 EXP_CALLS_READ = 50
 # (the log-sum-exp *trick* is the shift; "log-sum-exp pooling" names an operation, shifted or not)
-STABLE_SAID = lazy_regex.compile(r"\b(?:logsumexp|log_softmax|log-sum-exp trick|subtract(?:ing|s)? the max\w*|max subtraction|"
-                                 r"stable softmax)\b", re.I)
+_STABLE_WORDS = r"log-sum-exp trick|subtract(?:ing|s)? the max\w*|max subtraction|stable softmax"
+STABLE_SAID = lazy_regex.compile(r"\b(?:logsumexp|log_softmax|" + _STABLE_WORDS + r")\b", re.I)
+# ... of which only the words count anywhere in the paste's code: a call shifts the exp it feeds (_exp_in_a_ratio)
+STABLE_WORDS = lazy_regex.compile(r"\b(?:" + _STABLE_WORDS + r")\b", re.I)
 # ... or said in words: exps divided by their sum by hand ("the weights are exp(-F/T) divided by their sum", "exp of each
 #   score divided by the sum of the exps"), nothing said subtracted from their inputs
 EXP_RATIO_SAID = lazy_regex.compile(r"(?i)\bexp\s*\((?:[^()\n]|\([^()\n]{0,20}\)){1,40}\)\s*(?:divided by|over|normali[sz]ed by)\s+"
@@ -850,7 +863,7 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
         if _minus_a_nonnegative(arg, code[:m.start()]):
             continue
         if SHIFTED.search(arg) or ((name := NAME_ARG.match(arg.strip())) and re.search(
-                r"(?<![\w.])" + re.escape(name.group("name")) + r"\s*=(?!=)[^\n]{0,160}?(?:max|logsumexp)",
+                r"(?<![\w.])" + re.escape(name.group("name")) + r"\s*=(?!=)[^\n]{0,160}?(?:max|logsumexp|log_softmax)",
                 code[:m.start()])):
             continue
         start, line = _line_of(code, m)
@@ -908,6 +921,16 @@ def _inside_a_call(line: str, at: int, calls: tuple[str, ...]) -> bool:
                 return True
             found = line.find(call, found + 1)
     return False
+
+
+def _in_a_loss(code: str, m: re.Match) -> bool:
+    """The match's line makes a loss: it assigns a name that says loss, or it is in the body of a def that does."""
+    _start, line = _line_of(code, m)
+    made = re.match(r"\s*(?P<name>[A-Za-z_]\w{0,40})\s*[-+*/]?=(?!=)", line)
+    if made and "loss" in made.group("name").lower():
+        return True
+    held = enclosing_def(code, m.start(), list(itertools.islice(DEF_LINE.finditer(code[:m.start()]), 200)))
+    return held is not None and "loss" in held.group("name").lower()
 
 
 def softplus_by_hand(code: str) -> re.Match | None:
@@ -1284,8 +1307,11 @@ def breaking_construct(prose: str) -> dict[str, str]:
                                 "output, and names nothing that keeps it off 0 (an epsilon, a clip, a loss on logits): "
                                 "a probability that rounds to 0 -- a float32 sigmoid of about -88 or less, or 1 - p for p "
                                 "that rounds to 1 -- makes it -inf")
-    m = _exp_in_a_ratio(code) if not STABLE_SAID.search(code) else None
+    # (a shift the code makes counts where it feeds the exp, its input or the name made for it: a log_softmax of the
+    # student's logits says nothing of a teacher's softmax written by hand beside it -- _exp_in_a_ratio)
+    m = _exp_in_a_ratio(code) if not STABLE_WORDS.search(code) else None
     if m:
+        out[EXP_OF_SCORES] = "the exp's input is a score a softmax or a log-sum-exp takes"
         out["exp-unshifted"] = (f"the pasted code sums (or averages) exps into a ratio or a log with nothing subtracted "
                                 f"from their "
                                 f"input (`{' '.join(prose[m.start():m.end()].split())}`): an input past about 88.7 in "
@@ -1293,6 +1319,8 @@ def breaking_construct(prose: str) -> dict[str, str]:
                                 "-104 (-745; -87 where subnormals are flushed) make every exp 0, and the log of their "
                                 "sum -inf")
     m = softplus_by_hand(code) if "exp-unshifted" not in out else None
+    if m and _in_a_loss(code, m):
+        out[EXP_OF_SCORES] = "the exp's input is the margin of a logistic loss written by hand"
     if m:
         out["exp-unshifted"] = (f"the pasted code writes a softplus by hand, a log of an exp with a constant added "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`): an input past about 88.7 in float32 "
@@ -1304,6 +1332,7 @@ def breaking_construct(prose: str) -> dict[str, str]:
     said = EXP_RATIO_SAID.search(prose) if "exp-unshifted" not in out and not STABLE_SAID.search(prose) \
         and not SHIFT_SAID.search(prose) else None
     if said:
+        out[EXP_OF_SCORES] = "the exp's input is a score a softmax takes"
         out["exp-unshifted"] = (f"the report says it divides exps by their sum by hand (\"{' '.join(said.group(0).split())}"
                                 "\") and names nothing subtracted from their inputs (the largest, or a logsumexp): an "
                                 "input past about 88.7 in float32 (709.8 in float64) makes exp inf, and inf / inf is nan")

@@ -46,7 +46,7 @@ from .run_kind import shown_frameworks
 from .sequence_losses import copying_language_model, ctc_inf
 from .split_gap import new_data_gap
 from .start_loss import pretrained_at_uniform, uniform_start
-from .weighing import (CODE_CONSTRUCTS, HANDED_BELOW_ZERO, PASTED, W_NEGATIVE, W_PRINTED, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
+from .weighing import (CODE_CONSTRUCTS, FACT_FACES, HANDED_BELOW_ZERO, PASTED, W_NEGATIVE, W_PRINTED, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
 from .normals import (BENIGN_WARNINGS, NATS_BITS, Normal, RESTARTED, UNIFORM_START, gan_failure_said, nats_as_bits,
                       normals_asked)
@@ -1143,8 +1143,12 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     # (a construct of the pasted code orders the candidates, and names none: the score without it must name it -- unless
     # the run's own warning was raised at its line; nor does a setting, half precision switched on, the first thing to
     # switch off)
+    # (nor the curve such a construct makes its own face, FACT_FACES: the shape counts for it through the construct)
     named = top.score - sum(max(0.0, top.parts.get(k, 0.0)) for k in (*CODE_CONSTRUCTS, "precision")
-                            if not _warned_at(k, d.evidence.prose)) if top is not None else 0.0
+                            if not _warned_at(k, d.evidence.prose)) \
+        - (max(0.0, top.parts.get("curve", 0.0)) if any(
+            top.parts.get(k, 0.0) > 0 and d.signature.name in FACT_FACES.get(k, ()) and not _warned_at(k, d.evidence.prose)
+            for k in CODE_CONSTRUCTS) and top.entry.trace != d.signature.name else 0.0) if top is not None else 0.0
     # (nor a curve's shape, where the first holds no message that names it and no fact of its own, beside a runner-up
     # that holds a cause the report shows or says: the shape is shared by several entries, and that cause is the
     # report's own pointer elsewhere, "no warmup" beside a stall -- not a symptom several entries share, dead units,

@@ -1,0 +1,128 @@
+"""WR-020's face of a falling loss: training itself takes exp's input to its limit while the loss falls all the way
+there (a log-variance pulled down on points fit exactly; a softmax's common level, which its loss does not hold), and
+the readings of the code that show it: a softmax written by hand beside a log_softmax of something else, a logistic
+loss written by hand, a log-variance sliced from a layer made and called at once."""
+import re
+
+import numpy as np
+
+from conftest import ROOT, diagnosis, weighed_parts
+from trainwreck.breaking_constructs import EXP_OF_SCORES, breaking_construct
+
+PAGE = (ROOT / "catalog" / "WR-020.md").read_text(encoding="utf-8")
+LIMIT = float(np.log(np.finfo(np.float32).max))       # 88.72: float32's exp is inf past it
+
+
+def test_a_log_variance_on_a_point_fit_exactly_falls_with_the_loss_until_its_exp_is_inf():
+    """0.5 * (exp(-s) r^2 + s) has slope 0.5 in s where r = 0: plain gradient descent lowers s by 0.5 * lr at every
+    step, the loss falls at every step, and the first nan comes at the first step whose s is below -88.72."""
+    lr = np.float32(0.1)
+    s, r = np.float32(0.0), np.float32(0.0)
+    losses = []
+    with np.errstate(over="ignore", invalid="ignore"):
+        for _ in range(3000):
+            precision = np.exp(-s)
+            losses.append(np.float32(0.5) * (precision * r * r + s))
+            if not np.isfinite(losses[-1]):
+                break
+            s = s - lr * np.float32(0.5) * (np.float32(1.0) - precision * r * r)
+    first = next(k for k, v in enumerate(losses) if not np.isfinite(v))
+    assert np.isnan(losses[first])                     # inf * 0
+    assert all(b < a for a, b in zip(losses[:first - 1], losses[1:first]))
+    # (the step where s, falling by 0.05 a step, first passes the limit: float32's own sum, not the exact one)
+    assert -(0.5 * 0.1) * first < -LIMIT < -(0.5 * 0.1) * (first - 2)
+    assert "slope 0.5 in\n`log_var` wherever the residual `r` is 0" in PAGE and "88.72 in float32" in PAGE
+
+
+def test_a_softmaxs_loss_does_not_hold_the_logits_common_level_and_an_unshifted_exp_overflows_as_it_drifts():
+    """The loss is the same at z and z + c, its slope along the common level is 0, and a softmax by hand overflows in
+    float32 once the largest logit passes 88.72 -- while the shifted one gives the same, finite, probabilities."""
+    z = np.array([0.0, -1.0, -2.0], np.float32)
+
+    def stable(v):
+        e = np.exp(v - v.max())
+        return e / e.sum()
+
+    def by_hand(v):
+        e = np.exp(v)
+        return e / e.sum()
+
+    assert abs(-np.log(stable(z)[0]) + np.log(stable(z + np.float32(50))[0])) < 1e-6
+    assert abs(float((stable(z) - np.eye(3, dtype=np.float32)[0]).sum())) < 1e-6   # no slope along the level
+    assert np.allclose(by_hand(z + np.float32(88)), stable(z), atol=1e-6)
+    with np.errstate(over="ignore", invalid="ignore"):
+        assert np.isnan(by_hand(z + np.float32(89))).any()
+    assert np.allclose(stable(z + np.float32(89)), stable(z), atol=1e-6)
+    # (the page's temperature: at 0.04, the logit whose quotient passes the limit)
+    assert f"at 0.04 the limit is a logit of\n{LIMIT * 0.04:.2f}" in PAGE
+    for cited in ("https://arxiv.org/abs/2204.02311", "https://arxiv.org/abs/2302.05442",
+                  "https://arxiv.org/abs/2309.14322"):
+        assert cited in PAGE
+
+
+FALL = "".join(f"step {k * 100:5d} | loss {v}\n" for k, v in enumerate(
+    ("6.92", "6.51", "6.20", "5.94", "5.73", "5.55", "5.41", "5.30", "5.22", "nan", "nan"), 1))
+
+TEACHER = ("Self-distillation in JAX: the loss comes down steadily for hours, then one step is nan, and every one "
+           "after it.\n\n```python\ndef distill_loss(student_logits, teacher_logits, center):\n"
+           "    log_q = jax.nn.log_softmax(student_logits / 0.1, axis=-1)\n"
+           "    w = jnp.exp((teacher_logits - center) / 0.04)\n"
+           "    w = w / jnp.sum(w, axis=-1, keepdims=True)\n"
+           "    return -jnp.mean(jnp.sum(jax.lax.stop_gradient(w) * log_q, axis=-1))\n```\n\n" + FALL)
+
+
+def test_a_softmax_by_hand_is_read_beside_a_log_softmax_of_something_else():
+    """The student's log_softmax shifts the student's logits, not the teacher's: the teacher's exp, divided by its own
+    sum, is a softmax by hand, and the fall to nan is its face -- WR-020 first."""
+    facts = breaking_construct(TEACHER)
+    assert "`jnp.exp((teacher_logits - center) / 0.04)`" in facts["exp-unshifted"] and EXP_OF_SCORES in facts
+    d = diagnosis(TEACHER)
+    assert d.matches[0].entry.id == "WR-020" and d.matches[0].parts["curve"] > 0
+    # (an exp of the log_softmax's own output is a softmax, bounded: no construct)
+    bounded = TEACHER.replace("jnp.exp((teacher_logits - center) / 0.04)", "jnp.exp(log_q)")
+    assert "exp-unshifted" not in breaking_construct(bounded)
+    # (nor an exp whose input has its largest taken away)
+    shifted = TEACHER.replace("(teacher_logits - center) / 0.04",
+                              "(teacher_logits - teacher_logits.max(-1, keepdims=True)) / 0.04")
+    assert "exp-unshifted" not in breaking_construct(shifted)
+
+
+MARGIN = ("My binary classifier with labels in {-1, +1}: the training loss falls for a long time, then it is inf, "
+          "then nan.\n\n```python\ndef hinge_free_loss(scores, y):\n"
+          "    return torch.log(1 + torch.exp(-y * scores)).mean()\n```\n\n" + FALL.replace("| loss nan\n", "| loss inf\n", 1))
+
+
+def test_a_logistic_loss_written_by_hand_overflows_after_a_fall_and_a_softplus_activation_claims_no_face():
+    facts = breaking_construct(MARGIN)
+    assert "softplus by hand" in facts["exp-unshifted"] and EXP_OF_SCORES in facts
+    d = diagnosis(MARGIN)
+    assert d.matches[0].entry.id == "WR-020" and d.matches[0].parts["curve"] > 0
+    # (the same form as an activation in a forward pass: the fact stands, but nothing says the loss takes its input up)
+    activation = MARGIN.replace("def hinge_free_loss(scores, y):\n    return torch.log(1 + torch.exp(-y * scores)).mean()",
+                                "def forward(self, x):\n    h = torch.log(1 + torch.exp(self.fc(x)))\n"
+                                "    return self.out(h)")
+    facts = breaking_construct(activation)
+    assert "softplus by hand" in facts["exp-unshifted"] and EXP_OF_SCORES not in facts
+    assert "curve" not in weighed_parts(activation, "WR-020")
+
+
+HEAD = ("Flax model with a mean and a log-variance output, Gaussian NLL. The NLL goes negative and keeps falling, then "
+        "nan.\n\n```python\nclass Head(nn.Module):\n    @nn.compact\n    def __call__(self, h):\n"
+        "        out = nn.Conv(2, (1, 1))(h)\n        return out[..., 0], out[..., 1]\n\n"
+        "def nll(h, y):\n    out = nn.Conv(2, (1, 1))(h)\n    mean = out[..., 0]\n    log_var = out[..., 1]\n"
+        "    return 0.5 * jnp.mean(jnp.exp(-log_var) * (y - mean) ** 2 + log_var)\n```\n\n"
+        + "".join(f"step {k * 500:5d} loss {v}\n" for k, v in enumerate(
+            ("0.41", "-1.83", "-5.02", "-9.77", "-14.6", "-19.1", "nan"), 1)))
+
+
+def test_a_log_variance_sliced_from_a_layer_made_and_called_at_once_is_a_layers_output():
+    """Flax's compact `nn.Conv(2, (1, 1))(h)` and Keras' functional `layers.Dense(2)(h)` are layers' outputs, and an
+    index slice of one, alone, is a piece of it: exp(-log_var) is unbounded, and the fall to nan its face."""
+    assert "`jnp.exp(-log_var)`" in breaking_construct(HEAD)["exp-unshifted"]
+    assert diagnosis(HEAD).matches[0].entry.id == "WR-020"
+    keras = HEAD.replace("nn.Conv(2, (1, 1))(h)", "layers.Dense(2)(h)")
+    assert "`jnp.exp(-log_var)`" in breaking_construct(keras)["exp-unshifted"]
+    # (a slice computed on, `out[..., 1] * 0.5 - 3`, is not the slice alone; nor a slice of the data)
+    for made in ("log_var = out[..., 1] * 0.5 - 3", "log_var = y[..., 1]"):
+        other = HEAD.replace("log_var = out[..., 1]", made)
+        assert not re.search(r"`jnp\.exp\(-log_var\)`.*layer", breaking_construct(other).get("exp-unshifted", "")), made
