@@ -294,10 +294,18 @@ def says_not_learning(text: str) -> bool:
     return next(not_learning_sentences(text), None) is not None
 
 
+# (a stall the same sentence puts down to the run being at its start: "the loss is barely moving, but it's early",
+# "..., though it's only the first epoch", "..., but training just started")
+AT_ITS_START = lazy_regex.compile(r"(?i)\b(?:but|though|although)\b[^.;\n]{0,40}?\b(?:(?:it'?s|it\s+is|we'?re|we\s+are|"
+                                  r"still|only|just)\s+(?:\w+\s+){0,2}?(?:early|the\s+(?:first|start|beginning)\b)|"
+                                  r"(?:just|only\s+just)\s+(?:started|began|begun))")
+
+
 def not_learning_sentences(text: str):
     """Each sentence of the text that states the run does not learn (says_not_learning's reading, one at a time)."""
     return (sentence for sentence, end in sentences_and_ends(WRAPPED.sub(" ", text))
-            if end != "?" and any(_said_of_this_run(sentence, m) for pattern in (NOT_LEARNING, NOT_LEARNING_FOREIGN)
+            if end != "?" and any(_said_of_this_run(sentence, m) and not AT_ITS_START.search(sentence, m.end())
+                                  for pattern in (NOT_LEARNING, NOT_LEARNING_FOREIGN)
                                   for m in itertools.islice(pattern.finditer(sentence), 10)))
 
 

@@ -1,0 +1,32 @@
+"""A loss said to barely move, in a sentence that puts it down to the run being at its start, is no statement that the
+run does not learn: beside a loss scaler's first skipped steps, the answer is the scaler's normal calibration."""
+from conftest import diagnosis
+from trainwreck.run_said import says_not_learning
+
+SCALER = ("Fine-tuning a 1B model with fp16 on two old GPUs (no bf16), accelerate + DeepSpeed ZeRO-2, dynamic loss "
+          "scaling from the config. At the very start the log shows skipped steps:\n\n"
+          "[2025-03-02 10:01:12,114] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping "
+          "step. Attempted loss scale: 65536, reducing to 32768\n"
+          "[2025-03-02 10:01:17,902] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping "
+          "step. Attempted loss scale: 32768, reducing to 16384\n"
+          "{'loss': 2.3417, 'grad_norm': 3.91, 'learning_rate': 2.0e-07, 'epoch': 0.01}\n"
+          "{'loss': 2.3409, 'grad_norm': 3.72, 'learning_rate': 4.0e-07, 'epoch': 0.02}\n"
+          "{'loss': 2.3398, 'grad_norm': 3.80, 'learning_rate': 6.0e-07, 'epoch': 0.03}\n\n"
+          "No OVERFLOW lines since then. Is fp16 corrupting something? The loss is barely moving, STALL.\n")
+
+
+def test_a_stall_put_down_to_the_start_is_no_report_that_the_run_does_not_learn():
+    for hedge in ("but I guess it's early", "though it's only the first epoch", "but training just started",
+                  "although we're still at the start"):
+        assert not says_not_learning(f"The loss is barely moving, {hedge}."), hedge
+    # (a stall with no such clause, or one whose clause says something else, is still one)
+    for said in ("The loss is barely moving.", "The loss is barely moving, but the accuracy rose early on.",
+                 "The loss is barely moving, but it's the same with lr 1e-4."):
+        assert says_not_learning(said), said
+
+
+def test_a_loss_scalers_first_skips_beside_a_stall_put_down_to_the_start_are_its_calibration():
+    d = diagnosis(SCALER.replace(", STALL.", ", but I guess it's early."))
+    assert d.verdict == "normal" and d.normal[0].name == "skipped steps under dynamic loss scaling"
+    # (said as a run that stopped learning, the stall is a report beside the skips: no normal answer)
+    assert diagnosis(SCALER.replace(", STALL.", " at all.")).verdict != "normal"
