@@ -15,6 +15,7 @@ from .brackets import arguments, sequential_layers
 from .code_blocks import DEF_LINE, enclosing_def
 from .loss_inputs import model_output
 from .precision_said import half_precision_shown
+from .printed_sizes import TARGET_NAME
 from .thesaurus import tokens
 from .sentences import UNDONE, denied_before, sentence_around
 from . import lazy_regex
@@ -1263,6 +1264,16 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["log-unguarded"] = (f"the pasted code takes the log of a probability with nothing to keep it off 0 "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`): a probability that rounds to 0 makes "
                                 "it -inf")
+    # (or of the targets themselves, a log-space error written by hand, `torch.log(target)`: data hold exact zeros --
+    # a dry cell, a count of none, a price of 0 -- and a target of 0 makes it -inf at the first batch that holds one;
+    # Keras' mean squared logarithmic error takes log(y + 1) for that reason)
+    m = next((m for m in itertools.islice(LOG_CALL.finditer(code), EXP_CALLS_READ)
+              if re.fullmatch(TARGET_NAME, m.group("arg").strip()) and not GUARDED.search(m.group("arg"))), None) \
+        if "log-unguarded" not in out else None
+    if m:
+        out["log-unguarded"] = (f"the pasted code takes the log of the targets as they are "
+                                f"(`{' '.join(prose[m.start():m.end()].split())}`): a target of exactly 0 makes it -inf, "
+                                "and a negative one nan (log(1 + y), log1p, keeps a target of 0 finite)")
     m = next((m for m in itertools.islice(LOG_CALL.finditer(code), EXP_CALLS_READ)
               if not GUARDED.search(m.group("arg")) and _learned_as_is(m.group("arg"), code)), None) \
         if "log-unguarded" not in out else None
