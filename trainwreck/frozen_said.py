@@ -357,9 +357,38 @@ SIGNED_UNITS = lazy_regex.compile(r"(?i)\btanh\b|\bsigmoid\b|\bgelu\b|\bsilu\b|\
 EXACT_ZERO = lazy_regex.compile(r"0(?:\.0{3,}\d*|\.?0*[eE][-+]?\d+)")
 
 
+# The share of a layer's outputs above 0, computed by the paste (`(h1 > 0).float().mean().item()`, `np.mean(h > 0)`) and
+# printed: as Python prints a float, its shortest exact form, so "0.0" is exactly none -- every unit of the layer gave 0
+# for every input of the batch
+ACTIVE_SHARE = lazy_regex.compile(r"\(\s*(?P<name>[A-Za-z_]\w{0,30})\s*>\s*0(?:\.0*)?\s*\)\s*\.(?:float|double)\(\)\s*\.mean\(\)|"
+                                  r"(?:np|numpy|torch|jnp)\.mean\(\s*\(?\s*(?P<other>[A-Za-z_]\w{0,30})\s*>\s*0(?:\.0*)?\s*\)?\s*\)")
+_PRINT_THEN_OUTPUT = lazy_regex.compile(r"(?m)^[ \t]*print\((?P<args>[^\n]{1,300})\)[ \t]*\n[ \t]*(?:#|>>>)?[ \t]*"
+                                        r"(?P<out>[-+\d.eE]+(?:[ \t,]+[-+\d.eE]+){0,7})[ \t]*$")
+
+
+def _active_share_printed(prose: str) -> str:
+    """The first layer, made by a ReLU in the paste, whose share of outputs above 0 the paste prints as exactly 0; or ""."""
+    for m in itertools.islice(_PRINT_THEN_OUTPUT.finditer(prose), 20):
+        shares = list(itertools.islice(ACTIVE_SHARE.finditer(m.group("args")), 8))
+        printed = re.split(r"[ \t,]+", m.group("out").strip())
+        if not shares or len(shares) != len(printed):
+            continue
+        for share, value in zip(shares, printed):
+            name = share.group("name") or share.group("other")
+            made = re.search(r"(?m)^[ \t]*" + re.escape(name) + r"\s*=(?!=)[^\n]*\brelu\b", prose, re.I)
+            if made and re.fullmatch(r"0(?:\.0*)?", value):
+                return (f"the paste prints the share of `{name}`'s outputs above 0 as {value} "
+                        f"(`{' '.join(share.group(0).split())}`): every unit of that ReLU layer gave 0 for every input "
+                        "of the batch, as dead units do")
+    return ""
+
+
 def dead_layer_printed(prose: str) -> str:
     """A sentence of the activations column the log prints at 0 (to 3 decimals or more, no minus sign) in its last
-    DEAD_COLUMN_PRINTS prints or more after a first print above 0 (ACTIVATION_COLUMN); or ""."""
+    DEAD_COLUMN_PRINTS prints or more after a first print above 0 (ACTIVATION_COLUMN), or of a layer's share of outputs
+    above 0 printed at exactly 0 (_active_share_printed); or ""."""
+    if shared := _active_share_printed(prose):
+        return shared
     columns: dict[str, list[tuple[str, float]]] = {}
     for line in prose.split("\n", COLUMN_LINES)[:COLUMN_LINES]:
         for m in itertools.islice(ACTIVATION_COLUMN.finditer(line), 4):

@@ -1,0 +1,24 @@
+"""The share of a ReLU layer's outputs above 0, computed and printed by the paste at exactly 0: every unit of that layer
+gave 0 for every input of the batch -- dead units, WR-140."""
+from conftest import diagnosis
+from trainwreck.frozen_said import dead_layer_printed
+
+FASHION = ("Fashion-MNIST MLP, 784-256-128-10 with ReLU, SGD lr 0.5. It learned for a moment and then the loss sat at "
+           "2.302 and the accuracy at 10% for every epoch after.\n\n"
+           "```\nepoch 1 loss 1.0412 acc 0.6630\nepoch 2 loss 2.3026 acc 0.1000\nepoch 3 loss 2.3026 acc 0.1000\n"
+           "epoch 4 loss 2.3026 acc 0.1000\nepoch 5 loss 2.3026 acc 0.1000\n```\n\n"
+           "I checked the hidden layers on one batch:\n\n```python\nz1 = torch.relu(net.l1(xb))\n"
+           "z2 = torch.relu(net.l2(z1))\nprint((z1 > 0).float().mean().item(), (z2 > 0).float().mean().item())\n"
+           "SHARES\n```\n")
+
+
+def test_a_relu_layers_share_of_outputs_above_zero_printed_at_zero_is_a_dead_layer():
+    said = dead_layer_printed(FASHION.replace("SHARES", "0.0 0.0"))
+    assert "`z1`'s outputs above 0 as 0.0" in said
+    assert "`z2`" in dead_layer_printed(FASHION.replace("SHARES", "0.41 0.0"))
+    # (a share above 0, however small, is units alive; a layer made by no ReLU is not read; an output count apart)
+    for printed in ("0.41 0.37", "0.0012 0.0009", "0.0"):
+        assert dead_layer_printed(FASHION.replace("SHARES", printed)) == "", printed
+    assert dead_layer_printed(FASHION.replace("SHARES", "0.0 0.0").replace("torch.relu", "torch.tanh")) == ""
+    d = diagnosis(FASHION.replace("SHARES", "0.0 0.0"))
+    assert d.matches[0].entry.id == "WR-140" and d.matches[0].parts["dead-units-printed"] > 0
