@@ -12,7 +12,6 @@ import itertools
 import re
 
 from .brackets import arguments, sequential_layers
-from .code_blocks import DEF_LINE, enclosing_def
 from .loss_inputs import model_output
 from .precision_said import half_precision_shown
 from .printed_sizes import TARGET_NAME
@@ -198,10 +197,6 @@ SIGMOID_DENOMINATOR = lazy_regex.compile(r"(?<![\w.])1(?:\.0*)?\s*\+\s*(?:[\w.]{
 
 # The marker set beside exp-unshifted where the exp is of a layer's output negated (exp_of_layer_piece)
 EXP_NEGATED = "exp-negated"
-# ... and where its input is a score the loss pushes apart as it falls: a softmax's, a log-sum-exp's, a logistic loss's
-# written by hand (a classifier's logits grow without bound on data it fits, Soudry et al. 2018; attention's logits
-# grow in training, Wortsman et al. 2023)
-EXP_OF_SCORES = "exp-of-scores"
 
 
 def exp_of_layer_piece(code: str) -> re.Match | None:
@@ -924,16 +919,6 @@ def _inside_a_call(line: str, at: int, calls: tuple[str, ...]) -> bool:
     return False
 
 
-def _in_a_loss(code: str, m: re.Match) -> bool:
-    """The match's line makes a loss: it assigns a name that says loss, or it is in the body of a def that does."""
-    _start, line = _line_of(code, m)
-    made = re.match(r"\s*(?P<name>[A-Za-z_]\w{0,40})\s*[-+*/]?=(?!=)", line)
-    if made and "loss" in made.group("name").lower():
-        return True
-    held = enclosing_def(code, m.start(), list(itertools.islice(DEF_LINE.finditer(code[:m.start()]), 200)))
-    return held is not None and "loss" in held.group("name").lower()
-
-
 def softplus_by_hand(code: str) -> re.Match | None:
     """The first softplus written by hand (SOFTPLUS_BY_HAND, SOFTPLUS_METHOD) in a line of code, whose exp's input
     nothing bounds: no largest subtracted, no minus an absolute value (the stable form's exp(-|x|)) or a square, no
@@ -1268,7 +1253,8 @@ def breaking_construct(prose: str) -> dict[str, str]:
     # a dry cell, a count of none, a price of 0 -- and a target of 0 makes it -inf at the first batch that holds one;
     # Keras' mean squared logarithmic error takes log(y + 1) for that reason)
     m = next((m for m in itertools.islice(LOG_CALL.finditer(code), EXP_CALLS_READ)
-              if re.fullmatch(TARGET_NAME, m.group("arg").strip()) and not GUARDED.search(m.group("arg"))), None) \
+              if re.fullmatch(TARGET_NAME, m.group("arg").strip()) and not GUARDED.search(m.group("arg"))
+              and not on_a_where(m)), None) \
         if "log-unguarded" not in out else None
     if m:
         out["log-unguarded"] = (f"the pasted code takes the log of the targets as they are "
@@ -1322,7 +1308,6 @@ def breaking_construct(prose: str) -> dict[str, str]:
     # student's logits says nothing of a teacher's softmax written by hand beside it -- _exp_in_a_ratio)
     m = _exp_in_a_ratio(code) if not STABLE_WORDS.search(code) else None
     if m:
-        out[EXP_OF_SCORES] = "the exp's input is a score a softmax or a log-sum-exp takes"
         out["exp-unshifted"] = (f"the pasted code sums (or averages) exps into a ratio or a log with nothing subtracted "
                                 f"from their "
                                 f"input (`{' '.join(prose[m.start():m.end()].split())}`): an input past about 88.7 in "
@@ -1330,8 +1315,6 @@ def breaking_construct(prose: str) -> dict[str, str]:
                                 "-104 (-745; -87 where subnormals are flushed) make every exp 0, and the log of their "
                                 "sum -inf")
     m = softplus_by_hand(code) if "exp-unshifted" not in out else None
-    if m and _in_a_loss(code, m):
-        out[EXP_OF_SCORES] = "the exp's input is the margin of a logistic loss written by hand"
     if m:
         out["exp-unshifted"] = (f"the pasted code writes a softplus by hand, a log of an exp with a constant added "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`): an input past about 88.7 in float32 "
@@ -1343,7 +1326,6 @@ def breaking_construct(prose: str) -> dict[str, str]:
     said = EXP_RATIO_SAID.search(prose) if "exp-unshifted" not in out and not STABLE_SAID.search(prose) \
         and not SHIFT_SAID.search(prose) else None
     if said:
-        out[EXP_OF_SCORES] = "the exp's input is a score a softmax takes"
         out["exp-unshifted"] = (f"the report says it divides exps by their sum by hand (\"{' '.join(said.group(0).split())}"
                                 "\") and names nothing subtracted from their inputs (the largest, or a logsumexp): an "
                                 "input past about 88.7 in float32 (709.8 in float64) makes exp inf, and inf / inf is nan")

@@ -18,7 +18,7 @@ from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
 from .logscan.stops import names_no_cause
-from .breaking_constructs import (EXP_NEGATED, EXP_OF_SCORES, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, PAIRWISE, SINGULAR_SLOPE_WORDS,
+from .breaking_constructs import (EXP_NEGATED, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, PAIRWISE, SINGULAR_SLOPE_WORDS,
                                  code_of, masked_past_half)
 from .data_checked import inputs_only
 from .data_values import (INPUT_NAN_WORDS, MASK_255_WORDS, MASK_SCALED_WORDS, ONE_CLASS_IOU_WORDS, RAW_PIXEL_WORDS,
@@ -192,17 +192,15 @@ FACT_FACES = {"accumulated-undivided": RATE_CLIMBS, "cleared-outside": RATE_CLIM
               # of a language model, and stops there; an epoch's average already holds that fall. Only a zero fill
               # (FACE_WHERE's marker): a constant c != 0 leaves every unit learning, alike, and the loss can pass the base rate)
               "zero-init": frozenset({"stall-after-drop"}),
-              # (and an exp whose input the training itself takes up, so that the loss falls until exp passes its
-              # limit, 88.7 in float32, and the next value is nan or inf -- WR-020's page, "the loss falls all the way
-              # there". The exp of a layer's raw output negated, a precision from a log-variance, `exp(-log_var)`: a
-              # Gaussian NLL, 0.5 (exp(-s) r^2 + s), falls as s falls on the points already fit, without bound where a
-              # residual r is 0. And the exp of scores the loss pushes apart, a softmax's, a log-sum-exp's or a logistic
-              # loss's written by hand: on examples it fits, cross-entropy falls as their logits grow, without bound.
-              # Read only where the paste shows one of these (FACE_WHERE's markers): a scale taken as
-              # `exp(log_sigma)` and raised to -2 or divided into the residual overflows too, earlier (sigma ** -2
-              # passes float32 at log sigma below -44.4), but through a power or a division this reading does not
-              # follow; nor an exp of a layer's output that nothing says the loss takes up, nor one multiplied along a
-              # sequence, whose limit is the sequence's length)
+              # (and the exp of a layer's raw output negated, a precision from a log-variance, `exp(-log_var)`: what
+              # takes its input up is the training itself -- a Gaussian NLL, 0.5 (exp(-s) r^2 + s), falls as s falls on
+              # the points already fit, without bound where a residual r is 0 -- so the loss falls until exp(-s) passes
+              # its limit (s below -88.7 in float32) and the next value is nan or inf (WR-020's page). Read only where
+              # the paste negates the exp (FACE_WHERE's marker): a scale taken as `exp(log_sigma)` and raised to
+              # -2 or divided into the residual overflows too, earlier (sigma ** -2 passes float32 at log sigma below
+              # -44.4), but through a power or a division this reading does not follow; and nothing holds a softmax's
+              # logits from growing or shrinking, but nothing shown makes a falling loss take them to exp's limits --
+              # the drift seen in training (Wortsman et al. 2023) comes with a loss that diverges)
               "exp-unshifted": frozenset({"descent-then-nonfinite"}),
               # (and weights that take no update, float16's rounding them away, leave the loss where it started)
               "rounded-away": frozenset({"plateau-from-start"}),
@@ -210,11 +208,8 @@ FACT_FACES = {"accumulated-undivided": RATE_CLIMBS, "cleared-outside": RATE_CLIM
               # climb, is its own face -- not a nan a clip would not have stopped, a log of zero's or a bad batch's)
               "clip-after-step": RATE_CLIMBS | {"spike-then-recover"}}
 # ... only where the paste's facts mark the face's own case, beside the fact: a zero fill (not another constant), an exp
-# of a layer's output negated or of scores the loss pushes apart (not another unbounded exp)
-FACE_WHERE = {"zero-init": (ZERO_FILLED,), "exp-unshifted": (EXP_NEGATED, EXP_OF_SCORES)}
-# ... and only in a run not shown in half precision: there the exp's limit is float16's 11.09 wherever the cast leaves
-# it (a loss computed on a float16 output), and a fall then a nan is half precision's own late face as well
-FACE_IN_FULL_PRECISION = frozenset({"exp-unshifted"})
+# of a layer's output negated (not another unbounded exp)
+FACE_WHERE = {"zero-init": ZERO_FILLED, "exp-unshifted": EXP_NEGATED}
 # Facts of the paste that count a printed fact's whole weight beside a curve they make by themselves: weights drawn too
 # wide, beside a loss non-finite from its first value -- before any update only the forward pass from the initial
 # weights made it so, which is what such weights break.
@@ -1292,8 +1287,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # softmax over the classes the paste names, at its floor
     face = next((fact for fact, shapes in FACT_FACES.items() if parts.get(fact, 0) > 0 and c.sig.name in shapes
                  and (fact != "pairing" or unrepaired and _at_the_floor(c))
-                 and (fact not in FACE_WHERE or any(marker in c.printed for marker in FACE_WHERE[fact]))
-                 and not (fact in FACE_IN_FULL_PRECISION and c.half_shown)), None)
+                 and (fact not in FACE_WHERE or FACE_WHERE[fact] in c.printed)), None)
     # (gradients cleared nowhere in the paste are that face too where the report says a lower rate only put the
     # failure off, WR-260's own tell, or where the paste shows the whole loop that steps, its `for` line and the block
     # under it: either way the loop the paste shows is the one that ran)
