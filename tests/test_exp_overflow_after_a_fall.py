@@ -129,3 +129,10 @@ def test_a_log_variance_sliced_from_a_layer_made_and_called_at_once_is_a_layers_
     for made in ("log_var = out[..., 1] * 0.5 - 3", "log_var = y[..., 1]"):
         other = HEAD.replace("log_var = out[..., 1]", made)
         assert not re.search(r"`jnp\.exp\(-log_var\)`.*layer", breaking_construct(other).get("exp-unshifted", "")), made
+
+
+def test_the_face_a_construct_lends_the_curve_names_no_entry_either():
+    """A construct of the pasted code orders the candidates and names none; the curve that counts for it only as the
+    construct's face (the fall to nan, beside exp(-log_var)) is the construct's evidence too: first, but not named."""
+    d = diagnosis(HEAD)
+    assert d.matches[0].entry.id == "WR-020" and d.matches[0].parts["curve"] > 0 and d.verdict == "uncertain"
