@@ -10,7 +10,7 @@ import math
 import re
 
 from .brackets import arguments
-from .code_blocks import DEF_LINE, block_under, enclosing_def, indent
+from .code_blocks import block_under, indent
 from .sentences import denied_before
 from . import lazy_regex
 from .lazy_regex import PatternLike
@@ -238,7 +238,17 @@ def zeros_loaded(prose: str) -> re.Match | None:
 # A function of the paste that sets the weights one way, beside another that sets them another way, and used nowhere
 # (the deeplearning.ai course's Initialization notebook defines initialize_parameters_zeros, _random and _he side by
 # side and calls one, `initialization = "he"`): the weights the run had are not that function's.
+DEF_LINE = lazy_regex.compile(r"(?m)^(?P<indent>[ \t]*)def[ \t]+(?P<name>[A-Za-z_]\w{0,60})[ \t]*\(")
 INIT_CHOSEN = lazy_regex.compile(r"""\binit(?:iali[sz]ation|_method|_mode)?\s*=\s*['"](?P<how>\w{1,30})['"]""")
+
+
+def _enclosing_def(prose: str, at: int, defs: list[re.Match]) -> re.Match | None:
+    """The def whose body holds the line at `at`: the last one before it, indented less than that line."""
+    line_start = prose.rfind("\n", 0, at) + 1
+    line_end = prose.find("\n", line_start)
+    line = prose[line_start:line_end if line_end >= 0 else None]
+    indent = len(line) - len(line.lstrip(" \t"))
+    return next((d for d in reversed(defs) if d.start() < at and len(d.group("indent")) < indent), None)
 
 
 def weights_set_by(pattern: PatternLike, prose: str) -> re.Match | None:
@@ -252,7 +262,7 @@ def weights_set_by(pattern: PatternLike, prose: str) -> re.Match | None:
     chosen = [m.group("how").lower() for m in INIT_CHOSEN.finditer(prose)]
 
     def unused(m: re.Match) -> bool:
-        enclosing = enclosing_def(prose, m.start(), defs)
+        enclosing = _enclosing_def(prose, m.start(), defs)
         if enclosing is None or enclosing.group("name") == "__init__":     # (the constructor runs)
             return False
         name = enclosing.group("name").lower()
