@@ -19,6 +19,18 @@ def test_a_relu_layers_share_of_outputs_above_zero_printed_at_zero_is_a_dead_lay
     # (a share above 0, however small, is units alive; a layer made by no ReLU is not read; an output count apart)
     for printed in ("0.41 0.37", "0.0012 0.0009", "0.0"):
         assert dead_layer_printed(FASHION.replace("SHARES", printed)) == "", printed
+    # (a print that formats or rounds the share prints 0.00 for 0.004 too -- code_review_s75 6)
+    shares = "(z1 > 0).float().mean().item(), (z2 > 0).float().mean().item()"
+    for call, printed in ((f'f"{{(z1 > 0).float().mean():.2f}} {{(z2 > 0).float().mean():.2f}}"', "0.00 0.41"),
+                          (f'"%.3f %.3f" % ({shares})', "0.000 0.412"),
+                          ("round((z1 > 0).float().mean().item(), 2), (z2 > 0).float().mean().item()", "0.0 0.38")):
+        formatted = FASHION.replace(shares, call).replace("SHARES", printed)
+        assert dead_layer_printed(formatted) == "", call
+    # (the share at 0 printed as exactly 1.0 says the same; a comment after the print or its output is no matter)
+    at_zero = FASHION.replace(shares, "(z1 == 0).float().mean().item(), (z2 == 0).float().mean().item()")
+    assert "`z1`'s outputs at 0 as 1.0" in dead_layer_printed(at_zero.replace("SHARES", "1.0 0.62"))
+    commented = FASHION.replace(f"{shares})", f"{shares})  # share alive").replace("SHARES", "0.0 0.0  # both dead?")
+    assert "`z1`" in dead_layer_printed(commented)
     assert dead_layer_printed(FASHION.replace("SHARES", "0.0 0.0").replace("torch.relu", "torch.tanh")) == ""
     d = diagnosis(FASHION.replace("SHARES", "0.0 0.0"))
     assert d.matches[0].entry.id == "WR-140" and d.matches[0].parts["dead-units-printed"] > 0

@@ -17,11 +17,15 @@ SCALER = ("Fine-tuning a 1B model with fp16 on two old GPUs (no bf16), accelerat
 
 def test_a_stall_put_down_to_the_start_is_no_report_that_the_run_does_not_learn():
     for hedge in ("but I guess it's early", "though it's only the first epoch", "but training just started",
-                  "although we're still at the start"):
+                  "although we're at the start of training", "but it's only epoch 2", "but we're only 200 steps in",
+                  "but it's still warming up"):
         assert not says_not_learning(f"The loss is barely moving, {hedge}."), hedge
-    # (a stall with no such clause, or one whose clause says something else, is still one)
-    for said in ("The loss is barely moving.", "The loss is barely moving, but the accuracy rose early on.",
-                 "The loss is barely moving, but it's the same with lr 1e-4."):
+    # (a stall with no such clause, or one whose clause says something else, is still one -- code_review_s75 2)
+    for said in ("The loss is barely moving.", "The loss is barely moving, but it's the same with lr 1e-4.",
+                 "The loss is not decreasing at all, but it's the first time I train a transformer.",
+                 "The model isn't learning, but it's early stopping that ends every run after 5 epochs.",
+                 "The loss is not decreasing at all, but only the first head gets gradients.",
+                 "The loss is not decreasing at all, but it just started doing this after I changed the optimizer."):
         assert says_not_learning(said), said
 
 
@@ -30,3 +34,5 @@ def test_a_loss_scalers_first_skips_beside_a_stall_put_down_to_the_start_are_its
     assert d.verdict == "normal" and d.normal[0].name == "skipped steps under dynamic loss scaling"
     # (said as a run that stopped learning, the stall is a report beside the skips: no normal answer)
     assert diagnosis(SCALER.replace(", STALL.", " at all.")).verdict != "normal"
+    assert diagnosis(SCALER.replace(", STALL.", " at all, but it's the first time I fine-tune with DeepSpeed.")
+                     ).verdict != "normal"

@@ -32,7 +32,13 @@ def test_a_log_variance_on_a_point_fit_exactly_falls_with_the_loss_until_its_exp
     # (the step where s, falling by 0.05 a step, first passes the limit: float32's own sum, not the exact one)
     assert -(0.5 * 0.1) * first < -LIMIT < -(0.5 * 0.1) * (first - 2)
     assert "has slope 0.5 in `log_var`\nwherever the residual `r` is exactly 0" in PAGE
-    assert "Once `-log_var` passes 88.72, `exp(-log_var)` is inf in\nfloat32, and inf × `r**2`, inf × 0, is nan" in PAGE
+    assert "Once `-log_var` passes 88.72, `exp(-log_var)` is inf in float32, and\ninf × `r**2`, inf × 0, is nan" in PAGE
+    # (any other residual stops the fall at log r^2: gradient descent from 0 settles there -- code_review_s75 10)
+    s, r = np.float32(0.0), np.float32(1e-3)
+    for _ in range(3000):
+        s = s - np.float32(0.05) * np.float32(0.5) * (np.float32(1.0) - np.exp(-s) * r * r)
+    assert abs(float(s) - np.log(1e-6)) < 0.01
+    assert f"`log_var = log r²`, {np.log(1e-6):.1f}".replace("-", "−") + " for\nr = 0.001" in PAGE
     # (the fix's library form: GaussianNLLLoss clamps the variance at eps = 1e-6, so a log-variance of -89 gives
     # 0.5 * log(1e-6); checked on PyTorch 2.13.0 in the opt-in tier)
     assert f"gives it a finite loss, {0.5 * np.log(1e-6):.2f}".replace("-", "−") in PAGE
@@ -61,7 +67,9 @@ def test_a_softmaxs_loss_does_not_hold_the_logits_common_level_and_an_unshifted_
         assert np.isnan(by_hand(z - np.float32(105))).all()
     for shift in (89, -105):
         assert np.allclose(stable(z + np.float32(shift)), stable(z), atol=1e-6)
-    assert "above 88.72 `exp` is inf,\nand with every logit below about −104 every `exp` is 0" in PAGE
+    assert "above 88.72 `exp` is inf,\nand with every logit below about −104 (about −87 where subnormal numbers\n" in PAGE
+    # (flushed subnormals: the smallest normal float32 is e^-87.3 -- code_review_s75 11)
+    assert round(float(np.log(np.finfo(np.float32).tiny))) == -87
     # (the page's temperature: dividing by 0.04 multiplies by 25, and the logit whose quotient passes the limit)
     assert f"(by {1 / 0.04:.0f} at 0.04), so the limit falls to a logit of\n88.72 × 0.04 = {LIMIT * 0.04:.2f}" in PAGE
     for cited in ("https://arxiv.org/abs/2204.02311", "https://arxiv.org/abs/2309.14322"):
@@ -94,6 +102,12 @@ def test_a_softmax_by_hand_is_read_beside_a_log_softmax_of_something_else():
     shifted = TEACHER.replace("(teacher_logits - center) / 0.04",
                               "(teacher_logits - teacher_logits.max(-1, keepdims=True)) / 0.04")
     assert "exp-unshifted" not in breaking_construct(shifted)
+    # (nor one less a name a shift's call made, now that a log_softmax elsewhere no longer hides every exp --
+    # code_review_s75 4)
+    for made in ("log_norm = torch.logsumexp(logits, -1, keepdim=True)\nprobs = torch.exp(logits - log_norm)\n"
+                 "probs = probs / probs.sum(-1, keepdim=True)\n",
+                 "m = scores.max(-1, keepdim=True).values\nw = torch.exp((scores - m) / tau)\nw = w / w.sum(-1, keepdim=True)\n"):
+        assert "exp-unshifted" not in breaking_construct(made), made
 
 
 MARGIN = ("My binary classifier with labels in {-1, +1}: the training loss falls for a long time, then it is inf, "
@@ -101,12 +115,18 @@ MARGIN = ("My binary classifier with labels in {-1, +1}: the training loss falls
           "    return torch.log(1 + torch.exp(-y * scores)).mean()\n```\n\n" + FALL.replace("| loss nan\n", "| loss inf\n", 1))
 
 
-def test_a_logistic_loss_written_by_hand_is_a_suspect_with_no_face_of_its_own():
-    """Its exp overflows at a margin of -88.72, a suspect; the fall before the inf is no face the page gives it."""
+def test_a_logistic_loss_by_hand_or_an_exponential_loss_is_a_suspect_with_no_face_of_its_own():
+    """Their exps overflow at a margin past 88.72, a suspect; the fall before the inf is no face the page gives them.
+    An exponential loss's `exp(-margin)` is a negated output too, but no Gaussian NLL's precision: a falling loss takes
+    it toward 0 (code_review_s75 8; on 487960b its fall to nan was read as the face)."""
     assert "softplus by hand" in breaking_construct(MARGIN)["exp-unshifted"]
     d = diagnosis(MARGIN)
     first = [m.entry.id for m in d.matches[:3]]
     assert "WR-020" in first and "curve" not in d.matches[first.index("WR-020")].parts
+    exponential = MARGIN.replace("def logistic_loss(scores, y):\n    return torch.log(1 + torch.exp(-y * scores)).mean()",
+                                 "scores = model(x)\nmargin = scores[:, 0] * y\nloss = torch.exp(-margin).mean()")
+    assert "`torch.exp(-margin)`" in breaking_construct(exponential)["exp-unshifted"]
+    assert "curve" not in weighed_parts(exponential, "WR-020")
 
 
 HEAD = ("Flax model with a mean and a log-variance output, Gaussian NLL. The NLL goes negative and keeps falling, then "
@@ -125,8 +145,11 @@ def test_a_log_variance_sliced_from_a_layer_made_and_called_at_once_is_a_layers_
     assert diagnosis(HEAD).matches[0].entry.id == "WR-020"
     keras = HEAD.replace("nn.Conv(2, (1, 1))(h)", "layers.Dense(2)(h)")
     assert "`jnp.exp(-log_var)`" in breaking_construct(keras)["exp-unshifted"]
-    # (a slice computed on, `out[..., 1] * 0.5 - 3`, is not the slice alone; nor a slice of the data)
-    for made in ("log_var = out[..., 1] * 0.5 - 3", "log_var = y[..., 1]"):
+    # (an affine of the slice is as unbounded, and a tuple's own part is read -- code_review_s75 9; a slice of the data
+    # is no layer's output, nor is a slice a squashing function bounds)
+    for made in ("log_var = out[..., 1] * 0.5 - 3", "mean, log_var = out[..., 0], out[..., 1]"):
+        assert "`jnp.exp(-log_var)`" in breaking_construct(HEAD.replace("log_var = out[..., 1]", made))["exp-unshifted"]
+    for made in ("log_var = y[..., 1]", "log_var = jnp.tanh(out[..., 1]) * 5"):
         other = HEAD.replace("log_var = out[..., 1]", made)
         assert not re.search(r"`jnp\.exp\(-log_var\)`.*layer", breaking_construct(other).get("exp-unshifted", "")), made
 

@@ -83,3 +83,24 @@ def test_two_messages_on_one_line_are_filed_in_the_order_they_stand():
             b"(after RuntimeWarning: overflow encountered in exp)\n")
     ev = scan(io.BytesIO(b"step 1 loss 0.5\n" + line), "log", message_finder(real_catalog()))
     assert list(ev.messages)[:2] == ["invalid value encountered in divide", "overflow encountered in exp"]
+
+
+def test_anchors_that_begin_alike_are_searched_by_what_they_share_and_each_message_is_still_found():
+    """CUDA's three kernel assertions share `Assertion \\``; each is one literal less of the prefilter's 64, and each is
+    still filed as itself."""
+    import io
+
+    from trainwreck.logscan import scan
+    from trainwreck.logscan.messages import MessageFinder, _shared_beginnings
+
+    assert _shared_beginnings([b"Assertion `a >= 0` failed", b"Assertion `t < n` failed", b"other message"]) == \
+        [b"Assertion `", b"Assertion `", b"other message"]
+    assert _shared_beginnings([b"loss went nan", b"loss scale at minimum"]) == [b"loss went nan", b"loss scale at minimum"]
+    texts = ["Assertion `t >= 0 && t < n_classes` failed.", "Assertion `input_val >= zero && input_val <= one` failed",
+             "Assertion `target_val >= zero && target_val <= one` failed"]
+    finder = MessageFinder([(t, "cuda") for t in texts])
+    assert any(set(c) >= {0, 1, 2} for c in finder.candidates)       # one literal makes all three candidates
+    for text in texts:
+        log = f"step 10 loss 2.3\n/pytorch/aten/src/ATen/native/cuda/Loss.cu:242: kernel: block: [0,0,0], thread: [5,0,0] {text}\n"
+        ev = scan(io.BytesIO(log.encode()), "log", finder)
+        assert [found for found in ev.messages] == [text], text

@@ -158,9 +158,11 @@ EXP_OF_OUTPUT = lazy_regex.compile(_LIBRARY + r"exp\(\s*(?:self\.\w+|\w*(?:" + _
 # coupling's usual `s = torch.tanh(s)`).
 # (Flax's and Haiku's call of a model by its apply, `model.apply(params, x)`, and a forward called by name, are its output
 # too; and a layer made and called at once, Flax's compact `nn.Conv(2, (1, 1))(h)` or Keras' functional
-# `layers.Dense(1)(x)`)
+# `layers.Dense(1)(x)` -- with no activation of its own but a linear one: `Dense(2, activation="softplus")` keeps its
+# output positive, "exponential" and "relu" at or above 0)
 _LAYER_CALL = (r"(?:(?:self\.\w+|\w*(?:" + _LAYER_NAMES + r"|encoder|enc|dec|conditioner)\w*)(?:\.(?:apply|forward))?|"
-               r"(?:\w+\.)*(?:Dense|Conv\w{0,9}|Linear)\((?:[^()\n]|\([^()\n]*\))*\))\s*\(")
+               r"(?:\w+\.)*(?:Dense\w{0,9}|Conv\w{0,9}|Linear)\((?!(?:[^()\n]|\([^()\n]*\))*?\bactivation\s*=\s*"
+               r"(?!None\b|['\"]linear['\"]))(?:[^()\n]|\([^()\n]*\))*\))\s*\(")
 BOUNDED = lazy_regex.compile(r"tanh|clamp|clip|softplus|sigmoid|\bsin\(|\bcos\(", re.I)
 
 
@@ -212,7 +214,7 @@ def exp_of_layer_piece(code: str) -> re.Match | None:
         if not name or _divides(code, m) \
                 or not NAME_ARG.made(name) and SIGMOID_DENOMINATOR.search(code[max(0, m.start() - 16):m.start()]):
             continue
-        made = _assignments(name.group("name"), code)
+        made = _assignments(name.group("name"), code, part=True)
         if not made or any(BOUNDED.search(rhs) for rhs in made):
             continue
         for rhs in made:
@@ -220,21 +222,32 @@ def exp_of_layer_piece(code: str) -> re.Match | None:
                 return m
             # (a chunk, a split or a slice of a name that is itself a layer's output: PIECE_OF's chunk, split, unbind
             # and index, `log_var = out[..., 1]`)
+            # (an affine of the piece, `out[..., 1] * 0.5 - 3`, is as unbounded as the piece: only a squashing function
+            # or a clamp bounds it, which BOUNDED reads above)
             piece = PIECE_OF.match(rhs.split("#")[0].strip())
             kind = (piece.group("call") or piece.group("how") or "").lstrip(".") if piece else ""
-            # (the slice alone: not `out[:, 1] * 2 + c`)
             source = _assignments(piece.group("base") or piece.group("inner"), code) \
-                if kind.startswith(("chunk", "split", "unbind")) or kind.startswith("[") \
-                and piece.end() == len(rhs.split("#")[0].strip()) else []
+                if kind.startswith(("chunk", "split", "unbind", "[")) else []
             if any(re.match(_LAYER_CALL, r) for r in source) and not any(BOUNDED.search(r) for r in source):
                 return m
     return None
 
 
+def _gaussian_nll_shape(code: str, m: re.Match, name: str) -> bool:
+    """Is the exp of the negated name a Gaussian NLL's precision, `0.5 * (exp(-s) * r**2 + s)`: the exp (or the name
+    made from it) times a squared term on its line, and the name itself added to the loss?"""
+    added = re.search(r"\+\s*" + re.escape(name) + r"\b(?![\w.(\[])|(?<![\w.])" + re.escape(name) + r"\s*\+", code)
+    _start, line = _line_of(code, m)
+    made = re.match(r"\s*([A-Za-z_]\w{0,30})\s*=(?!=)", line)
+    lines = [line] + ([used for used in code.split("\n")[:2000]
+                       if re.search(r"(?<![\w.])" + re.escape(made.group(1)) + r"\b", used)] if made else [])
+    return bool(added) and any(re.search(r"\*\*\s*2\b|\.pow\(\s*2\b|\bsquare\(", used) for used in lines)
+
+
 # ... or multiplies exps into a running product over a sequence, a forward algorithm in probability space (`alpha =
 # (alpha @ jnp.exp(trans)) * jnp.exp(emissions[t])`, `alpha *= np.exp(scores[t])`): each step multiplies in another
 # exponential, so the product grows (or shrinks) exponentially with the sequence's length -- WR-020's CRF/HMM face.
-EXP_PRODUCT = lazy_regex.compile(r"(?m)^[ \t]*(?P<acc>[A-Za-z_]\w{0,30})\s*(?:\*=|=\s*\(?\s*(?P=acc)\b\s*[*@])[^\n]{0,120}?"
+EXP_PRODUCT = lazy_regex.compile(r"(?m)^[ \t]*(?P<acc>[A-Za-z_]\w{0,30})\s*(?:\*=|=\s*(?:\(\s*)?(?P=acc)\b\s*[*@])[^\n]{0,120}?"
                                  + _LIBRARY + r"exp\(")
 EXP_CALLS_READ = 50
 # (the log-sum-exp *trick* is the shift; "log-sum-exp pooling" names an operation, shifted or not)
@@ -665,7 +678,7 @@ def _guarded_before(name: str, code: str) -> bool:
 #   replaces the infs. (Triton's `tl.` too: an RMSNorm kernel's `1.0 / tl.sqrt(ms)` of a row's mean square, inf on a
 #   row of zeros.)
 NEGATIVE_POWER = lazy_regex.compile(r"(?<![\w.])(?P<n>[A-Za-z_]\w{0,30})\s*(?:\.pow\(\s*-\s*(?:0?\.5|1(?:\.0*)?)\s*\)|"
-                                    r"\*\*\s*\(?\s*-\s*(?:0?\.5|1(?:\.0*)?)\s*\)?)|"
+                                    r"\*\*\s*(?:\(\s*)?-\s*(?:0?\.5|1(?:\.0*)?)\s*\)?)|"
                                     r"\b(?:torch|jnp|np|tf\.math|lax|tl)\.rsqrt\(\s*(?P<r>[A-Za-z_]\w{0,30})\s*\)|"
                                     r"(?<![\w.])1(?:\.0*)?\s*/\s*(?:torch|jnp|np|tf\.math|math|tl)\.sqrt\(\s*(?P<s>[A-Za-z_]\w{0,30})\s*\)")
 INVERSE_GUARDED = lazy_regex.compile(r"\beye\(|\bidentity\(|add_self_loops|self[_ -]loops?|isinf|masked_fill|nan_to_num|"
@@ -739,7 +752,7 @@ def norm_of_relu_output(prose: str) -> str:
         # (the name just before the slash NORM_DIVISOR starts at -- `z = z / z.norm(...)`, `z /= z.norm(...)` -- and the
         # norm taken of that same name: `h / z.norm()` divides a ReLU's zero row by a norm that need not be 0)
         divided = re.search(r"(?<![\w.])(?P<name>[A-Za-z_]\w{0,30})\s*$", code[code.rfind("\n", 0, at) + 1:at])
-        if divided and not re.match(r"/=?\s*\(?\s*(?:(?:\w+\.)*norm\(\s*" + re.escape(divided.group("name")) + r"\b|"
+        if divided and not re.match(r"/=?\s*(?:\(\s*)?(?:(?:\w+\.)*norm\(\s*" + re.escape(divided.group("name")) + r"\b|"
                                     + re.escape(divided.group("name")) + r"\.norm\()", code[at:]):
             continue
         # (its last making before the division: not the division itself, `z = z / z.norm(...)`)
@@ -830,7 +843,7 @@ _LIBRARY_CALLED = lazy_regex.compile(r"(?:" + _LIBRARY_NAMES + r")\.")
 # Minus a quantity the code makes nonnegative -- a distance, a norm, a square (`jnp.exp(-dist / self.tau)` after
 # `dist = jnp.sqrt(...)`) -- over a temperature or times a scale: at most 0, so that exp is at most 1 and cannot overflow
 # (a kernel of distances, not a softmax of scores)
-NEGATED_NAME = lazy_regex.compile(r"\s*-\s*\(?\s*(?P<name>[A-Za-z_]\w{0,30})\s*\)?\s*(?:[/*]\s*[\w.]{1,30}\s*)?$")
+NEGATED_NAME = lazy_regex.compile(r"\s*-\s*(?:\(\s*)?(?P<name>[A-Za-z_]\w{0,30})\s*(?:\)\s*)?(?:[/*]\s*[\w.]{1,30}\s*)?$")
 NONNEGATIVE = r"(?:\b(?:\w+\.)?(?:sqrt|norm|abs|cdist|pdist|square)\w*\(|\*\*\s*2\b|\.pow\(\s*2\s*\))"
 
 
@@ -840,6 +853,9 @@ def _minus_a_nonnegative(arg: str, before: str) -> bool:
     negated = NEGATED_NAME.match(arg)
     made = _assignments(negated.group("name"), before) if negated else []
     return bool(made) and re.search(NONNEGATIVE, made[-1]) is not None
+
+
+SUBTRACTED_NAME = lazy_regex.compile(r"-\s*(?P<name>[A-Za-z_]\w{0,30})\b(?![\w.(\[])")
 
 
 def _exp_in_a_ratio(code: str) -> re.Match | None:
@@ -861,6 +877,11 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
         if SHIFTED.search(arg) or ((name := NAME_ARG.match(arg.strip())) and re.search(
                 r"(?<![\w.])" + re.escape(name.group("name")) + r"\s*=(?!=)[^\n]{0,160}?(?:max|logsumexp|log_softmax)",
                 code[:m.start()])):
+            continue
+        # (or less a name made by a shift's call: `lse = torch.logsumexp(x, -1, keepdim=True)`, then `torch.exp(x - lse)`;
+        # `m = s.max(-1, keepdim=True).values`, then `torch.exp((s - m) / t)`)
+        if any(SHIFTED_CALL.search(rhs) for sub in itertools.islice(SUBTRACTED_NAME.finditer(arg), 4)
+               for rhs in _assignments(sub.group("name"), code[:m.start()])):
             continue
         start, line = _line_of(code, m)
         if "Warning: " in code[code.rfind("\n", 0, max(start - 1, 0)) + 1:start]:
@@ -891,7 +912,7 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
         # (or a running sum: `torch.log(torch.cumsum(torch.exp(risk), 0))`, the risk set of a Cox partial likelihood
         # written by hand, where torch.logcumsumexp is the stable form)
         if made and not re.search(r"(?<![A-Za-z])log", arg) and re.search(
-                _LOG_OPEN + r"(?:(?:\w+\.)*(?:sum|mean|cumsum)\(\s*\(?\s*" + name + r"\b(?![\w(])|"
+                _LOG_OPEN + r"(?:(?:\w+\.)*(?:sum|mean|cumsum)\(\s*(?:\(\s*)?" + name + r"\b(?![\w(])|"
                 + name + r"(?:\[[^\]\n]{0,30}\])?\.(?:sum|mean|cumsum)\(|\(\s*" + name
                 + r"\b[^()\n]{0,40}\)\.(?:sum|mean|cumsum)\()",
                 code[m.end():]):
@@ -1251,10 +1272,15 @@ def breaking_construct(prose: str) -> dict[str, str]:
                                 "it -inf")
     # (or of the targets themselves, a log-space error written by hand, `torch.log(target)`: data hold exact zeros --
     # a dry cell, a count of none, a price of 0 -- and a target of 0 makes it -inf at the first batch that holds one;
-    # Keras' mean squared logarithmic error takes log(y + 1) for that reason)
+    # Keras' mean squared logarithmic error is defined on log(y + 1) and keeps y off 0 as well. A name by what targets
+    # are called, and made by no model, layer or squashing function in the paste -- `y = model(x)` is a prediction --
+    # nor kept off 0 before the log)
     m = next((m for m in itertools.islice(LOG_CALL.finditer(code), EXP_CALLS_READ)
-              if re.fullmatch(TARGET_NAME, m.group("arg").strip()) and not GUARDED.search(m.group("arg"))
-              and not on_a_where(m)), None) \
+              if re.fullmatch(TARGET_NAME, target := m.group("arg").strip()) and not GUARDED.search(m.group("arg"))
+              and not on_a_where(m) and not _guarded_before(target, code[:m.start()])
+              and not any(re.search(_LAYER_CALL, rhs) or BOUNDED.search(rhs) or KEPT_POSITIVE.search(rhs)
+                          or re.search(r"\b\w*(?:model|net|forward|predict)\w*\s*\(", rhs)
+                          for rhs in _assignments(target, code))), None) \
         if "log-unguarded" not in out else None
     if m:
         out["log-unguarded"] = (f"the pasted code takes the log of the targets as they are "
@@ -1349,8 +1375,10 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["exp-unshifted"] = (f"the pasted code puts a layer's raw output through exp "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`): nothing bounds a layer's "
                                 f"output, and one {past} in float64) makes exp inf, and the loss inf, then nan")
-        if negated:     # (a precision from a log-variance: the fall to nan is its face -- weighing.FACE_WHERE)
-            out[EXP_NEGATED] = "the exp takes a layer's output negated"
+        # (a precision from a log-variance, in a Gaussian NLL's own shape: the fall to nan is its face --
+        # weighing.FACE_WHERE; not an exponential loss's `exp(-margin)`, which a falling loss takes toward 0)
+        if negated and _gaussian_nll_shape(code, m, negated.group("name")):
+            out[EXP_NEGATED] = "the exp takes a layer's output negated, as a Gaussian NLL's precision"
     m = next((m for m in SQRT_CALL.finditer(code) if (
               m.group("where") and not (m.group("inner") and re.search(r"(?<![\w.])" + re.escape(m.group("inner"))
                                                                           + r"\s*=[^=\n][^\n]{0,120}?where\(", code)))

@@ -1143,7 +1143,8 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     # (a construct of the pasted code orders the candidates, and names none: the score without it must name it -- unless
     # the run's own warning was raised at its line; nor does a setting, half precision switched on, the first thing to
     # switch off)
-    # (nor the curve such a construct makes its own face, FACT_FACES: the shape counts for it through the construct)
+    # (nor the curve such a construct makes its own face, FACT_FACES: the shape counts for it through the construct --
+    # for an entry whose own trace is not that shape, WR-020's none: one whose trace it is has the curve of its own)
     named = top.score - sum(max(0.0, top.parts.get(k, 0.0)) for k in (*CODE_CONSTRUCTS, "precision")
                             if not _warned_at(k, d.evidence.prose)) \
         - (max(0.0, top.parts.get("curve", 0.0)) if any(

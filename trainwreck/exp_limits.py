@@ -69,7 +69,7 @@ _MAX_OF = (r"(?:\bmax\(\s*{n}\s*\)|(?<![\w.]){n}\.max\(\)|\b(?:max(?:imum)?|larg
 # ("rate.max() is inf", "`rate` contains inf"): exp's own overflow, past 88.72 in float32 (709.78 in float64)
 # (the exp the whole right-hand side, or its first factor -- not `1.0 / torch.exp(log_var)`, whose inf is exp's
 # underflow to 0 -- and not a metric computed from the loss, a perplexity, whose inf is the loss's doing)
-EXP_ASSIGNED = lazy_regex.compile(r"(?m)^[ \t]*(?P<name>(?!\w*(?:ppl|perplexity)\b)[A-Za-z_]\w{0,30})\s*=\s*\(?\s*"
+EXP_ASSIGNED = lazy_regex.compile(r"(?m)^[ \t]*(?P<name>(?!\w*(?:ppl|perplexity)\b)[A-Za-z_]\w{0,30})\s*=\s*(?:\(\s*)?"
                                   r"(?:(?:np|numpy|torch|jnp|tf\.math|tf)\.exp\((?!\s*\w*loss\w*\s*\))|"
                                   r"(?!\w*loss\w*\.exp)[A-Za-z_]\w{0,30}\.exp\(\s*\))")
 _INF_OF = (r"(?<![\w.])`?{n}(?:\.max\(\))?`?\s*(?:is|was|==?|:|contains|contained|has|had|holds|becomes|became|goes\s+to|"
@@ -222,7 +222,7 @@ def column_past_limit(ev: Evidence, dtype: str) -> str:
 
 # (the largest logit's: the one an exp overflows on first -- a mean's, `real_logit`, may be what an `exp(-x)` takes, which
 # underflows)
-LOGITS_ARG = lazy_regex.compile(r"^\s*\(?\s*logits?\b(?![.\w])")
+LOGITS_ARG = lazy_regex.compile(r"^\s*(?:\(\s*)?logits?\b(?![.\w])")
 LOGIT_COLUMN = lazy_regex.compile(r"(?i)max[\W_]{0,3}logit|logits?[\W_]{0,3}max|largest[\W_]{0,3}logit")
 
 

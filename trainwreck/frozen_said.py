@@ -357,27 +357,31 @@ SIGNED_UNITS = lazy_regex.compile(r"(?i)\btanh\b|\bsigmoid\b|\bgelu\b|\bsilu\b|\
 EXACT_ZERO = lazy_regex.compile(r"0(?:\.0{3,}\d*|\.?0*[eE][-+]?\d+)")
 
 
-# The share of a layer's outputs above 0, computed by the paste (`(h1 > 0).float().mean().item()`, `np.mean(h > 0)`) and
-# printed: as Python prints a float, its shortest exact form, so "0.0" is exactly none -- every unit of the layer gave 0
-# for every input of the batch
-ACTIVE_SHARE = lazy_regex.compile(r"\(\s*(?P<name>[A-Za-z_]\w{0,30})\s*>\s*0(?:\.0*)?\s*\)\s*\.(?:float|double)\(\)\s*\.mean\(\)|"
-                                  r"(?:np|numpy|torch|jnp)\.mean\(\s*\(?\s*(?P<other>[A-Za-z_]\w{0,30})\s*>\s*0(?:\.0*)?\s*\)?\s*\)")
-_PRINT_THEN_OUTPUT = lazy_regex.compile(r"(?m)^[ \t]*print\((?P<args>[^\n]{1,300})\)[ \t]*\n[ \t]*(?:#|>>>)?[ \t]*"
-                                        r"(?P<out>[-+\d.eE]+(?:[ \t,]+[-+\d.eE]+){0,7})[ \t]*$")
+# The share of a layer's outputs above 0 (or at 0), computed by the paste (`(h1 > 0).float().mean().item()`,
+# `np.mean(h == 0)`) and printed as print() prints a Python float, its shortest exact form: "0.0" above 0 (or "1.0" at
+# 0) is exactly none (every one) -- every unit of the layer gave 0 for every input of the batch. Not a print that formats
+# or rounds it (an f-string's `:.2f`, a `%`, round(), format()): 0.00 is also a share of 0.004.
+ACTIVE_SHARE = lazy_regex.compile(r"\(\s*(?P<name>[A-Za-z_]\w{0,30})\s*(?P<op>>|==|<=)\s*0(?:\.0*)?\s*\)\s*\.(?:float|double)\(\)"
+                                  r"\s*\.mean\(\)|(?:np|numpy|torch|jnp)\.mean\(\s*(?:\(\s*)?(?P<other>[A-Za-z_]\w{0,30})\s*"
+                                  r"(?P<op2>>|==|<=)\s*0(?:\.0*)?\s*(?:\)\s*)?\)")
+_PRINT_THEN_OUTPUT = lazy_regex.compile(r"(?m)^[ \t]*print\((?P<args>[^\n]{1,300})\)[ \t]*(?:#[^\n]*)?\n[ \t]*"
+                                        r"(?:(?:#|>>>)[ \t]*)?(?P<out>[-+\d.eE]+(?:[ \t,]+[-+\d.eE]+){0,7})[ \t]*(?:#[^\n]*)?$")
+_FORMATTED = lazy_regex.compile(r":\.|%|\bround\(|\bformat\(")
 
 
 def _active_share_printed(prose: str) -> str:
-    """The first layer, made by a ReLU in the paste, whose share of outputs above 0 the paste prints as exactly 0; or ""."""
+    """The first layer, made by a ReLU in the paste, whose share of outputs above 0 the paste prints as exactly 0 (or
+    whose share at 0, exactly 1); or ""."""
     for m in itertools.islice(_PRINT_THEN_OUTPUT.finditer(prose), 20):
         shares = list(itertools.islice(ACTIVE_SHARE.finditer(m.group("args")), 8))
         printed = re.split(r"[ \t,]+", m.group("out").strip())
-        if not shares or len(shares) != len(printed):
+        if not shares or len(shares) != len(printed) or _FORMATTED.search(m.group("args")):
             continue
         for share, value in zip(shares, printed):
-            name = share.group("name") or share.group("other")
+            name, op = share.group("name") or share.group("other"), share.group("op") or share.group("op2")
             made = re.search(r"(?m)^[ \t]*" + re.escape(name) + r"\s*=(?!=)[^\n]*\brelu\b", prose, re.I)
-            if made and re.fullmatch(r"0(?:\.0*)?", value):
-                return (f"the paste prints the share of `{name}`'s outputs above 0 as {value} "
+            if made and value == ("0.0" if op == ">" else "1.0"):
+                return (f"the paste prints the share of `{name}`'s outputs {'above' if op == '>' else 'at'} 0 as {value} "
                         f"(`{' '.join(share.group(0).split())}`): every unit of that ReLU layer gave 0 for every input "
                         "of the batch, as dead units do")
     return ""

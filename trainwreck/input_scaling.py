@@ -627,7 +627,7 @@ def per_item(prose: str, division: re.Match) -> re.Match | None:
 # is read in the division itself, or on the line that assigns the name divided by.
 _STD_CALL = lazy_regex.compile(r"(?:\.|\b(?:np|numpy|torch|jnp|tf\.math)\.(?:reduce_)?)std\(")
 _AXES = lazy_regex.compile(r"^\s*(?:dim|axis)\s*=\s*(.+?)\s*$", re.S)
-_DIVISOR_NAME = lazy_regex.compile(r"([A-Za-z_]\w{0,30})\s*\)?\s*$")
+_DIVISOR_NAME = lazy_regex.compile(r"([A-Za-z_]\w{0,30})\s*(?:\)\s*)?$")
 _TO_LINE_END = lazy_regex.compile(r"[^\n]*")
 
 

@@ -104,7 +104,7 @@ _SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+|the\s+same\s+(?:seed|data|batch\s+
             # the clause -- not "on the same batch of data it trains fine")
             r"\b(?:nan|inf|break\w*|broke|dies|died|jumps?|jumped|stops?|stopped|terminat\w*|crash\w*|fails?|failed)\b"
             r"[^.;\n]{0,30}?\bsame\s+(?:batch|iter)\b|"
-            r"\bsame\s+(?:batch|iter)\b\s*\(?\s*~?\d|"
+            r"\bsame\s+(?:batch|iter)\b\s*(?:\(\s*)?~?\d|"
             r"\bagain\s+at\s+(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d|"
             # ("the nan is still at 7412": the place it broke, numbered, again)
             r"\b(?:nan|inf)\b[^.;\n]{0,20}?\bstill\s+at\s+(?:(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+)?~?\d|"

@@ -294,11 +294,16 @@ def says_not_learning(text: str) -> bool:
     return next(not_learning_sentences(text), None) is not None
 
 
-# (a stall the same sentence puts down to the run being at its start: "the loss is barely moving, but it's early",
-# "..., though it's only the first epoch", "..., but training just started")
-AT_ITS_START = lazy_regex.compile(r"(?i)\b(?:but|though|although)\b[^.;\n]{0,40}?\b(?:(?:it'?s|it\s+is|we'?re|we\s+are|"
-                                  r"still|only|just)\s+(?:\w+\s+){0,2}?(?:early|the\s+(?:first|start|beginning)\b)|"
-                                  r"(?:just|only\s+just)\s+(?:started|began|begun))")
+# (a stall the same sentence puts down to the run being at its start, a time: "the loss is barely moving, but it's
+# early", "..., though it's only epoch 2", "..., but we're only 200 steps in", "..., but it's still warming up", "...,
+# but training just started" -- not "early stopping", "the first time I train one", "the first head", nor a change
+# that started the failure, "it just started doing this after I changed the optimizer")
+_START_OF_RUN = (r"early\b(?![\s-]*stop)|(?:the\s+)?(?:very\s+)?(?:first|start|beginning)\s+(?:few\s+)?(?:epochs?|steps?|"
+                 r"iterations?|iters?|batch(?:es)?|minutes?|hours?)\b|(?:the\s+)?(?:start|beginning)\s+of\s+(?:the\s+)?"
+                 r"(?:training|run)\b|only\s+(?:(?:at\s+)?(?:epoch|step|iteration)\s+\d+|\d[\d,.]*k?\s+(?:steps?|epochs?|"
+                 r"iterations?|iters?|batch(?:es)?)(?:\s+in)?)\b|(?:still\s+)?(?:warming\s+up|in\s+(?:the\s+)?warm-?up)\b|"
+                 r"(?:just|only\s+just)\s+(?:started|began|begun)\b(?!\s+(?:doing|to|happening|after|when|with|once)\b)")
+AT_ITS_START = lazy_regex.compile(r"(?i)\b(?:but|though|although)\b[^.;\n]{0,40}?\b(?:" + _START_OF_RUN + r")")
 
 
 def not_learning_sentences(text: str):

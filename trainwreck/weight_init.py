@@ -226,7 +226,7 @@ ZERO_LIST = lazy_regex.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,30})\s*=\s*\[
 # (the list itself, the whole argument, or inside one call that converts it -- Flower's `ndarrays_to_parameters(zeros)`;
 # not an expression made from it, `[w + v for w, v in zip(weights, velocity)]`, a buffer's update)
 LOADS_WEIGHTS = (r"(?:\binitial_parameters\s*=|\.set_weights\(|\bset_parameters\((?:[^(),\n]{1,40},)?|\.load_state_dict\()"
-                 r"\s*(?:[\w.]{1,40}\(\s*)?%s\s*\)?\s*[,)\n]")
+                 r"\s*(?:[\w.]{1,40}\(\s*)?%s\s*(?:\)\s*)?[,)\n]")
 
 
 def zeros_loaded(prose: str) -> re.Match | None:

@@ -12,6 +12,7 @@ The same pass finds validation words, so that their losses are kept apart.
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 
@@ -134,6 +135,21 @@ def _declared(text: str, origin: str) -> Known:
     return Known(text, anchor.encode(), re.compile(pattern), origin)
 
 
+# Anchors that begin alike -- CUDA's three kernel assertions, `Assertion \`...\` failed`; BCELoss's two `all elements of
+# ... should be between 0 and 1` -- are searched by what they share: one literal of the prefilter's 64 for all of them
+# (anchors.py), each message's own pattern then tried on the line.
+SHARED_BEGINNING = 10
+
+
+def _shared_beginnings(literals: list[bytes]) -> list[bytes]:
+    """Each literal, or the longest beginning of SHARED_BEGINNING bytes or more that it shares with another."""
+    out = []
+    for a in literals:
+        shared = max((len(os.path.commonprefix([a, b])) for b in literals if b != a), default=0)
+        out.append(a[:shared] if SHARED_BEGINNING <= shared < len(a) else a)
+    return out
+
+
 class MessageFinder:
     """Finds the declared messages and the families in blocks of a log."""
 
@@ -152,7 +168,8 @@ class MessageFinder:
         # hits do not overlap, so a long anchor is filed under *every* shortest anchor it holds: one of
         # them overlapped by another hit, the others are still hit.
         literals = [k.anchor for k in self.known]
-        shortest = [a for a in dict.fromkeys(literals) if not any(b != a and b in a for b in literals)]
+        searched = _shared_beginnings(literals)
+        shortest = [a for a in dict.fromkeys(searched) if not any(b != a and b in a for b in searched)]
         self.candidates: list[list[int]] = [[i for i, anchor in enumerate(literals) if s in anchor]
                                             for s in shortest]
         self.validation_from = len(shortest)

@@ -48,7 +48,7 @@ BARE = re.compile(rb"(?im:^[ \t]*()((?:train(?:ing)?[ _])?loss(?:es)?(?:[ _]hist
 # terms there, one per layer, no curve (nor any list of TensorFlow's or Keras's boxed tensors, whatever holds it).
 REPL = re.compile(rb"(?m:^)>>>[ \t]*(?:print\([ \t]*)?(?!(?:model|self|layer|net|encoder|decoder)\w{0,20}\.)"
                   rb"(?:[A-Za-z_]\w{0,30}\.){0,3}()"
-                  rb"((?:train(?:ing)?_)?loss(?:es)?(?:_history)?(?:\[[-\d:]{1,20}\])?)[ \t]*\)?[ \t]*\r?\n[ \t]*"
+                  rb"((?:train(?:ing)?_)?loss(?:es)?(?:_history)?(?:\[[-\d:]{1,20}\])?)[ \t]*(?:\)[ \t]*)?\r?\n[ \t]*"
                   rb"\[(?![ \t]*<(?:tf\.Tensor|KerasTensor|KerasVariable))([^\[\]]*)\]")
 FRAME = re.compile(rb'File "[^"\n]*", line \d+')
 MIN_VALUES = 3          # a history to detect holds this many values at least (one list per epoch: in all)
