@@ -23,7 +23,11 @@ def test_a_relu_layers_share_of_outputs_above_zero_printed_at_zero_is_a_dead_lay
     shares = "(z1 > 0).float().mean().item(), (z2 > 0).float().mean().item()"
     for call, printed in ((f'f"{{(z1 > 0).float().mean():.2f}} {{(z2 > 0).float().mean():.2f}}"', "0.00 0.41"),
                           (f'"%.3f %.3f" % ({shares})', "0.000 0.412"),
-                          ("round((z1 > 0).float().mean().item(), 2), (z2 > 0).float().mean().item()", "0.0 0.38")):
+                          ("round((z1 > 0).float().mean().item(), 2), (z2 > 0).float().mean().item()", "0.0 0.38"),
+                          # (any other form or cast of it too -- reread_s75 5)
+                          (f'f"{{(z1 > 0).float().mean():4.1f}} {{(z2 > 0).float().mean():4.1f}}"', "0.0 0.4"),
+                          ("np.around((z1 > 0).float().mean().item(), 1), (z2 > 0).float().mean().item()", "0.0 0.41"),
+                          ("(z1 > 0).float().mean().half().item(), (z2 > 0).float().mean().item()", "0.0 0.41")):
         formatted = FASHION.replace(shares, call).replace("SHARES", printed)
         assert dead_layer_printed(formatted) == "", call
     # (the share at 0 printed as exactly 1.0 says the same; a comment after the print or its output is no matter)

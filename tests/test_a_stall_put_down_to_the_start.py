@@ -25,8 +25,17 @@ def test_a_stall_put_down_to_the_start_is_no_report_that_the_run_does_not_learn(
                  "The loss is not decreasing at all, but it's the first time I train a transformer.",
                  "The model isn't learning, but it's early stopping that ends every run after 5 epochs.",
                  "The loss is not decreasing at all, but only the first head gets gradients.",
-                 "The loss is not decreasing at all, but it just started doing this after I changed the optimizer."):
+                 "The loss is not decreasing at all, but it just started doing this after I changed the optimizer.",
+                 # (a time the stall is dated from, or a later epoch, is no hedge -- reread_s75 1)
+                 "The loss is barely moving, but it has been like this since the first epoch.",
+                 "The loss is barely moving, but it dropped in the first few epochs and then flatlined.",
+                 "The loss is barely moving, but it was fine at the start of training.",
+                 "The loss is barely moving, but it stalled early.",
+                 "The loss is barely moving, but it just started oscillating.",
+                 "The loss is barely moving, but it is only epoch 90 of 100."):
         assert says_not_learning(said), said
+    for hedge in ("but it's only the second epoch", "but it's only been 3 epochs", "but it's just 500 iterations in"):
+        assert not says_not_learning(f"The loss is barely moving, {hedge}."), hedge
 
 
 def test_a_loss_scalers_first_skips_beside_a_stall_put_down_to_the_start_are_its_calibration():

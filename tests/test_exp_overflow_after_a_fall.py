@@ -38,7 +38,10 @@ def test_a_log_variance_on_a_point_fit_exactly_falls_with_the_loss_until_its_exp
     for _ in range(3000):
         s = s - np.float32(0.05) * np.float32(0.5) * (np.float32(1.0) - np.exp(-s) * r * r)
     assert abs(float(s) - np.log(1e-6)) < 0.01
-    assert f"`log_var = log r²`, {np.log(1e-6):.1f}".replace("-", "−") + " for\nr = 0.001" in PAGE
+    assert f"`log_var = log r²`, {np.log(1e-6):.1f}".replace("-", "−") + " for r = 0.001" in PAGE
+    # (above about 1e-19: below 5.4e-20, log r^2 is already past -88.72, and exp(-log_var) is inf first -- reread_s75 9)
+    assert 2 * np.log(1e-19) > -LIMIT > 2 * np.log(5.4e-20)
+    assert "Any other residual above about 1e-19 stops the fall" in PAGE
     # (the fix's library form: GaussianNLLLoss clamps the variance at eps = 1e-6, so a log-variance of -89 gives
     # 0.5 * log(1e-6); checked on PyTorch 2.13.0 in the opt-in tier)
     assert f"gives it a finite loss, {0.5 * np.log(1e-6):.2f}".replace("-", "−") in PAGE
@@ -106,7 +109,10 @@ def test_a_softmax_by_hand_is_read_beside_a_log_softmax_of_something_else():
     # code_review_s75 4)
     for made in ("log_norm = torch.logsumexp(logits, -1, keepdim=True)\nprobs = torch.exp(logits - log_norm)\n"
                  "probs = probs / probs.sum(-1, keepdim=True)\n",
-                 "m = scores.max(-1, keepdim=True).values\nw = torch.exp((scores - m) / tau)\nw = w / w.sum(-1, keepdim=True)\n"):
+                 "m = scores.max(-1, keepdim=True).values\nw = torch.exp((scores - m) / tau)\nw = w / w.sum(-1, keepdim=True)\n",
+                 # (indexed or through a method -- reread_s75 3)
+                 "lse = torch.logsumexp(logits, -1)\np = torch.exp(logits - lse[:, None])\np = p / p.sum(-1, keepdim=True)\n",
+                 "m = logits.max(-1).values\np = torch.exp(logits - m.detach().unsqueeze(-1))\np = p / p.sum(-1)\n"):
         assert "exp-unshifted" not in breaking_construct(made), made
 
 
@@ -143,6 +149,18 @@ def test_a_log_variance_sliced_from_a_layer_made_and_called_at_once_is_a_layers_
     index slice of one, alone, is a piece of it: exp(-log_var) is unbounded, and the fall to nan its face."""
     assert "`jnp.exp(-log_var)`" in breaking_construct(HEAD)["exp-unshifted"]
     assert diagnosis(HEAD).matches[0].entry.id == "WR-020"
+    # (the NLL's split forms are its shape too: the log-variance summed apart, the square made on a line of its own --
+    # reread_s75 6)
+    from trainwreck.breaking_constructs import EXP_NEGATED
+    for nll in ("    return (jnp.exp(-log_var) * (y - mean) ** 2).sum() + 0.5 * log_var.sum()",
+                "    se = (y - mean) ** 2\n    return 0.5 * jnp.mean(jnp.exp(-log_var) * se + log_var)",
+                "    d = y - mean\n    return 0.5 * jnp.mean(jnp.exp(-log_var) * d * d + log_var)"):
+        split = HEAD.replace("    return 0.5 * jnp.mean(jnp.exp(-log_var) * (y - mean) ** 2 + log_var)", nll)
+        assert EXP_NEGATED in breaking_construct(split), nll
+    # (a log_softmax of something else in the paste hides no exp of a layer's output -- reread_s75 4)
+    beside = HEAD.replace("def nll(h, y):", "def cls_loss(logits, c):\n    return -jnp.mean(jax.nn.log_softmax(logits)[c])\n\n"
+                                            "def nll(h, y):")
+    assert "`jnp.exp(-log_var)`" in breaking_construct(beside)["exp-unshifted"]
     keras = HEAD.replace("nn.Conv(2, (1, 1))(h)", "layers.Dense(2)(h)")
     assert "`jnp.exp(-log_var)`" in breaking_construct(keras)["exp-unshifted"]
     # (an affine of the slice is as unbounded, and a tuple's own part is read -- code_review_s75 9; a slice of the data

@@ -24,7 +24,10 @@ def test_a_log_of_the_targets_as_they_are_is_a_log_that_a_target_of_zero_breaks(
     # (a name made by the model, a layer or a squashing function is a prediction; a target kept off 0 before the log
     # is guarded -- code_review_s75 3)
     for made in ("y = model(x)\nlog_pred = torch.log(y)\n", "y = F.softplus(net(x))\nd = torch.log(y) - torch.log1p(t)\n",
-                 "target = target.clamp(min=1e-3)\nloss = (torch.log(pred) - torch.log(target)).pow(2).mean()\n"):
+                 "target = target.clamp(min=1e-3)\nloss = (torch.log(pred) - torch.log(target)).pow(2).mean()\n",
+                 # (or one step further back: a piece, a field or an affine of the model's output -- reread_s75 2)
+                 "out = model(x)\ny = out[:, 0]\nd = torch.log(y)\n", "outputs = model(x)\ny = outputs.logits\nd = torch.log(y)\n",
+                 "pred = model(x)\ny = pred * std + mean\nd = torch.log(y)\n"):
         assert "log of the targets" not in breaking_construct(made).get("log-unguarded", ""), made
     d = diagnosis(SNOW)
     assert "WR-030" in [m.entry.id for m in d.matches[:3]] and d.matches[

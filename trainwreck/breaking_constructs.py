@@ -14,7 +14,7 @@ import re
 from .brackets import arguments, sequential_layers
 from .loss_inputs import model_output
 from .precision_said import half_precision_shown
-from .printed_sizes import TARGET_NAME
+from .printed_sizes import MADE_BY_THE_MODEL, TARGET_NAME
 from .thesaurus import tokens
 from .sentences import UNDONE, denied_before, sentence_around
 from . import lazy_regex
@@ -197,7 +197,8 @@ def _divides(code: str, m: re.Match) -> bool:
 SIGMOID_DENOMINATOR = lazy_regex.compile(r"(?<![\w.])1(?:\.0*)?\s*\+\s*(?:[\w.]{0,20}\.)?$")
 
 
-# The marker set beside exp-unshifted where the exp is of a layer's output negated (exp_of_layer_piece)
+# The marker set beside exp-unshifted where the exp is of a layer's output negated, in a Gaussian NLL's shape
+# (exp_of_layer_piece, _gaussian_nll_shape): a precision from a log-variance
 EXP_NEGATED = "exp-negated"
 
 
@@ -233,15 +234,37 @@ def exp_of_layer_piece(code: str) -> re.Match | None:
     return None
 
 
+def _made_by_a_model(name: str, code: str, depth: int = 2) -> bool:
+    """Is the name made by a model, a layer or a squashing function -- a prediction, not data -- directly or through
+    the names its assignments read (`out = model(x)`, then `y = out[:, 0]`, `y = out * std + mean`), `depth` steps back?"""
+    for rhs in _assignments(name, code):
+        if re.search(_LAYER_CALL, rhs) or BOUNDED.search(rhs) or KEPT_POSITIVE.search(rhs) \
+                or re.search(MADE_BY_THE_MODEL.format(name=re.escape(name)), f"{name} = {rhs}"):
+            return True
+        if depth and any(_made_by_a_model(other, code, depth - 1) for other in
+                         dict.fromkeys(re.findall(r"(?<![\w.])([A-Za-z_]\w{0,30})\b(?!\s*\()", rhs)) if other != name):
+            return True
+    return False
+
+
+_SQUARED = r"\*\*\s*2\b|\.pow\(\s*2\b|\bsquare\(|(?<![\w.])(?P<twice>[A-Za-z_]\w{0,30})\s*\*\s*(?P=twice)\b"
+
+
 def _gaussian_nll_shape(code: str, m: re.Match, name: str) -> bool:
-    """Is the exp of the negated name a Gaussian NLL's precision, `0.5 * (exp(-s) * r**2 + s)`: the exp (or the name
-    made from it) times a squared term on its line, and the name itself added to the loss?"""
-    added = re.search(r"\+\s*" + re.escape(name) + r"\b(?![\w.(\[])|(?<![\w.])" + re.escape(name) + r"\s*\+", code)
+    """Is the exp of the negated name a Gaussian NLL's precision, `0.5 * (exp(-s) * r**2 + s)`: the name itself added to
+    the loss (`+ s`, `+ 0.5 * s.sum()`), and a squared term times the exp -- on its line, or on a line that uses the
+    name made from it, or in the assignment of a name multiplied by it there (`se = (y - mu) ** 2`)?"""
+    added = re.search(r"\+\s*(?:[\d.]+\s*\*\s*)?" + re.escape(name) + r"\b(?!\s*\()|(?<![\w.])" + re.escape(name)
+                      + r"(?:\.(?:sum|mean)\([^()\n]{0,30}\))?\s*\+", code)
+    if not added:
+        return False
     _start, line = _line_of(code, m)
     made = re.match(r"\s*([A-Za-z_]\w{0,30})\s*=(?!=)", line)
     lines = [line] + ([used for used in code.split("\n")[:2000]
                        if re.search(r"(?<![\w.])" + re.escape(made.group(1)) + r"\b", used)] if made else [])
-    return bool(added) and any(re.search(r"\*\*\s*2\b|\.pow\(\s*2\b|\bsquare\(", used) for used in lines)
+    factors = {f for used in lines for f in re.findall(r"\*\s*([A-Za-z_]\w{0,30})\b(?![\w.(\[])", used)} - {name}
+    return any(re.search(_SQUARED, used) for used in lines) \
+        or any(re.search(_SQUARED, rhs) for factor in factors for rhs in _assignments(factor, code))
 
 
 # ... or multiplies exps into a running product over a sequence, a forward algorithm in probability space (`alpha =
@@ -855,12 +878,13 @@ def _minus_a_nonnegative(arg: str, before: str) -> bool:
     return bool(made) and re.search(NONNEGATIVE, made[-1]) is not None
 
 
-SUBTRACTED_NAME = lazy_regex.compile(r"-\s*(?P<name>[A-Za-z_]\w{0,30})\b(?![\w.(\[])")
+# (the subtrahend's base name, whatever index or method follows it: `lse[:, None]`, `m.detach()`)
+SUBTRACTED_NAME = lazy_regex.compile(r"-\s*(?P<name>[A-Za-z_]\w{0,30})\b")
 
 
 def _exp_in_a_ratio(code: str) -> re.Match | None:
     """The first exp call of the code (see EXP_OF) whose result a sum of exps divides or a log takes, its input
-    unshifted.
+    unshifted: no largest or log-sum-exp taken from it, in it or in the name it is less (SUBTRACTED_NAME).
     Among the first EXP_CALLS_READ calls: each is judged against the whole code, and a paste writes a softmax once."""
     calls = sorted(itertools.chain(itertools.islice(EXP_OF.finditer(code), EXP_CALLS_READ),
                                    itertools.islice(EXP_METHOD.finditer(code), EXP_CALLS_READ)), key=lambda m: m.start())
@@ -1278,9 +1302,7 @@ def breaking_construct(prose: str) -> dict[str, str]:
     m = next((m for m in itertools.islice(LOG_CALL.finditer(code), EXP_CALLS_READ)
               if re.fullmatch(TARGET_NAME, target := m.group("arg").strip()) and not GUARDED.search(m.group("arg"))
               and not on_a_where(m) and not _guarded_before(target, code[:m.start()])
-              and not any(re.search(_LAYER_CALL, rhs) or BOUNDED.search(rhs) or KEPT_POSITIVE.search(rhs)
-                          or re.search(r"\b\w*(?:model|net|forward|predict)\w*\s*\(", rhs)
-                          for rhs in _assignments(target, code))), None) \
+              and not _made_by_a_model(target, code)), None) \
         if "log-unguarded" not in out else None
     if m:
         out["log-unguarded"] = (f"the pasted code takes the log of the targets as they are "
@@ -1355,7 +1377,8 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["exp-unshifted"] = (f"the report says it divides exps by their sum by hand (\"{' '.join(said.group(0).split())}"
                                 "\") and names nothing subtracted from their inputs (the largest, or a logsumexp): an "
                                 "input past about 88.7 in float32 (709.8 in float64) makes exp inf, and inf / inf is nan")
-    m = EXP_PRODUCT.search(code) if "exp-unshifted" not in out and not STABLE_SAID.search(code) else None
+    # (the code's own shifts feed other exps: only the words that say the shift is done hide these -- STABLE_WORDS)
+    m = EXP_PRODUCT.search(code) if "exp-unshifted" not in out and not STABLE_WORDS.search(code) else None
     if m:
         out["exp-unshifted"] = (f"the pasted code multiplies exps into a running product "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}...`): each step multiplies in another "
@@ -1364,7 +1387,7 @@ def breaking_construct(prose: str) -> dict[str, str]:
                                 "logsumexp, stays finite)")
     m = (next((e for e in EXP_OF_OUTPUT.finditer(code) if not _divides(code, e)), None) or exp_of_layer_piece(code)) \
         if "exp-unshifted" not in out \
-        and not STABLE_SAID.search(code) else None
+        and not STABLE_WORDS.search(code) else None
     if m:
         # (its negation, `exp(-log_var)`: an output below about -88.7)
         negated = NEGATED_NAME.match(m.groupdict().get("arg", "").strip())

@@ -16,6 +16,7 @@ import functools
 import itertools
 import re
 
+from .brackets import arguments
 from .sentences import denied_before, sentence_around, told
 from . import lazy_regex
 from .lazy_regex import PatternLike
@@ -358,24 +359,25 @@ EXACT_ZERO = lazy_regex.compile(r"0(?:\.0{3,}\d*|\.?0*[eE][-+]?\d+)")
 
 
 # The share of a layer's outputs above 0 (or at 0), computed by the paste (`(h1 > 0).float().mean().item()`,
-# `np.mean(h == 0)`) and printed as print() prints a Python float, its shortest exact form: "0.0" above 0 (or "1.0" at
-# 0) is exactly none (every one) -- every unit of the layer gave 0 for every input of the batch. Not a print that formats
-# or rounds it (an f-string's `:.2f`, a `%`, round(), format()): 0.00 is also a share of 0.004.
-ACTIVE_SHARE = lazy_regex.compile(r"\(\s*(?P<name>[A-Za-z_]\w{0,30})\s*(?P<op>>|==|<=)\s*0(?:\.0*)?\s*\)\s*\.(?:float|double)\(\)"
+# `np.mean(h == 0)`) and handed to print() as it is, each argument that share alone: print() writes a Python float in
+# its shortest exact form, so "0.0" above 0 (or "1.0" at 0) is exactly none (every one) -- every unit of the layer gave
+# 0 for every input of the batch. Not an argument that formats, rounds or casts it first (an f-string, a `%`, round(),
+# `.half()`): 0.00 is also a share of 0.004.
+ACTIVE_SHARE = lazy_regex.compile(r"\s*(?:\(\s*(?P<name>[A-Za-z_]\w{0,30})\s*(?P<op>>|==|<=)\s*0(?:\.0*)?\s*\)\s*\.(?:float|double)\(\)"
                                   r"\s*\.mean\(\)|(?:np|numpy|torch|jnp)\.mean\(\s*(?:\(\s*)?(?P<other>[A-Za-z_]\w{0,30})\s*"
-                                  r"(?P<op2>>|==|<=)\s*0(?:\.0*)?\s*(?:\)\s*)?\)")
-_PRINT_THEN_OUTPUT = lazy_regex.compile(r"(?m)^[ \t]*print\((?P<args>[^\n]{1,300})\)[ \t]*(?:#[^\n]*)?\n[ \t]*"
+                                  r"(?P<op2>>|==|<=)\s*0(?:\.0*)?\s*(?:\)\s*)?\))(?:\.item\(\))?\s*")
+_PRINT_THEN_OUTPUT = lazy_regex.compile(r"(?m)^[ \t]*print(?P<args>\([^\n]{1,300}\))[ \t]*(?:#[^\n]*)?\n[ \t]*"
                                         r"(?:(?:#|>>>)[ \t]*)?(?P<out>[-+\d.eE]+(?:[ \t,]+[-+\d.eE]+){0,7})[ \t]*(?:#[^\n]*)?$")
-_FORMATTED = lazy_regex.compile(r":\.|%|\bround\(|\bformat\(")
 
 
 def _active_share_printed(prose: str) -> str:
     """The first layer, made by a ReLU in the paste, whose share of outputs above 0 the paste prints as exactly 0 (or
     whose share at 0, exactly 1); or ""."""
     for m in itertools.islice(_PRINT_THEN_OUTPUT.finditer(prose), 20):
-        shares = list(itertools.islice(ACTIVE_SHARE.finditer(m.group("args")), 8))
+        args = arguments(m.group("args"), 0) or []
+        shares = [ACTIVE_SHARE.fullmatch(arg) for arg in args]
         printed = re.split(r"[ \t,]+", m.group("out").strip())
-        if not shares or len(shares) != len(printed) or _FORMATTED.search(m.group("args")):
+        if not shares or not all(shares) or len(shares) != len(printed):
             continue
         for share, value in zip(shares, printed):
             name, op = share.group("name") or share.group("other"), share.group("op") or share.group("op2")

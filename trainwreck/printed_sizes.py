@@ -138,12 +138,12 @@ def _typical(stats: dict[str, float]) -> float:
 # a kelvin target printed 2871 against a mean square of 8e4)
 START_FAR_BELOW = 1000.0
 # A target's name the code assigns from the model's output: `y = model(x)` is the prediction, not the targets
-_MADE_BY_THE_MODEL = r"(?m)^[ \t]*{name}[ \t]*=[ \t]*(?:self\.)?\w*(?:model|net|forward|predict|head|decoder|layer|mlp)\w*[ \t]*\("
+MADE_BY_THE_MODEL = r"(?m)^[ \t]*{name}[ \t]*=[ \t]*(?:self\.)?\w*(?:model|net|forward|predict|head|decoder|layer|mlp)\w*[ \t]*\("
 
 
 def _the_models(prose: str, quoted: str) -> bool:
     """Does the code assign a name the quoted statistics read from the model's output?"""
-    return any(re.search(_MADE_BY_THE_MODEL.format(name=re.escape(n)), prose)
+    return any(re.search(MADE_BY_THE_MODEL.format(name=re.escape(n)), prose)
                for n in set(re.findall(r"[A-Za-z_]\w*(?=\.(?:min|max|mean|std|median)\(\))", quoted)))
 
 

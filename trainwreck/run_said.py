@@ -294,16 +294,22 @@ def says_not_learning(text: str) -> bool:
     return next(not_learning_sentences(text), None) is not None
 
 
-# (a stall the same sentence puts down to the run being at its start, a time: "the loss is barely moving, but it's
-# early", "..., though it's only epoch 2", "..., but we're only 200 steps in", "..., but it's still warming up", "...,
-# but training just started" -- not "early stopping", "the first time I train one", "the first head", nor a change
-# that started the failure, "it just started doing this after I changed the optimizer")
-_START_OF_RUN = (r"early\b(?![\s-]*stop)|(?:the\s+)?(?:very\s+)?(?:first|start|beginning)\s+(?:few\s+)?(?:epochs?|steps?|"
-                 r"iterations?|iters?|batch(?:es)?|minutes?|hours?)\b|(?:the\s+)?(?:start|beginning)\s+of\s+(?:the\s+)?"
-                 r"(?:training|run)\b|only\s+(?:(?:at\s+)?(?:epoch|step|iteration)\s+\d+|\d[\d,.]*k?\s+(?:steps?|epochs?|"
-                 r"iterations?|iters?|batch(?:es)?)(?:\s+in)?)\b|(?:still\s+)?(?:warming\s+up|in\s+(?:the\s+)?warm-?up)\b|"
-                 r"(?:just|only\s+just)\s+(?:started|began|begun)\b(?!\s+(?:doing|to|happening|after|when|with|once)\b)")
-AT_ITS_START = lazy_regex.compile(r"(?i)\b(?:but|though|although)\b[^.;\n]{0,40}?\b(?:" + _START_OF_RUN + r")")
+# (a stall the same sentence puts down to the run being at its start now: a clause after "but" or "though" whose present
+# "be" puts the run at an early time -- "..., but it's early", "..., though it's only epoch 2", "..., but we're only 200
+# steps in", "..., but it's still warming up", "..., but it's only been 3 epochs" -- or says it has just started, the
+# clause ending there. Not a time the stall is dated from ("it has been like this since the first epoch", "it was fine
+# at the start of training"), nor an early stop, a first time, a first head, a later epoch ("only epoch 90 of 100"):
+# an early time is the first three epochs, or under ten thousand steps)
+_EARLY_TIME = (r"early\b(?![\s-]*stop)|(?:in\s+|at\s+)?(?:the\s+)?(?:very\s+)?(?:first|second|third|start|beginning)\s+"
+               r"(?:few\s+)?(?:epochs?|steps?|iterations?|iters?|batch(?:es)?|minutes?)\b|(?:at\s+)?(?:the\s+)?(?:start|beginning)\s+"
+               r"of\s+(?:the\s+)?(?:training|run)\b|(?:at\s+|in\s+)?(?:epoch\s+[1-3]|(?:step|iteration)\s+\d{1,4})\b(?!\s*[/.,]?\d)|"
+               r"(?:[1-3]\s+epochs?|\d{1,4}\s+(?:steps?|iterations?|iters?|batch(?:es)?))\b(?:\s+in\b)?|warming\s+up\b|"
+               r"in\s+(?:the\s+)?warm-?up\b")
+AT_ITS_START = lazy_regex.compile(
+    r"(?i)\b(?:but|though|although)\b[^.;\n]{0,30}?\b(?:it'?s|it\s+is|we'?re|we\s+are|this\s+is|i'?m|i\s+am|"
+    r"(?:training|the\s+run)\s+is)\s+(?:(?:only|still|just)\s+)?(?:been\s+)?(?:only\s+)?(?:" + _EARLY_TIME + r")|"
+    r"\b(?:but|though|although)\b[^.;\n]{0,30}?\b(?:training|it|the\s+run|we)\s+(?:(?:has|have)\s+)?(?:only\s+)?just\s+"
+    r"(?:started|began|begun)\s*(?:[.,;:!?)]|$)")
 
 
 def not_learning_sentences(text: str):

@@ -194,11 +194,12 @@ FACT_FACES = {"accumulated-undivided": RATE_CLIMBS, "cleared-outside": RATE_CLIM
               "zero-init": frozenset({"stall-after-drop"}),
               # (and the exp of a layer's raw output negated, a precision from a log-variance, `exp(-log_var)`: what
               # takes its input up is the training itself -- a Gaussian NLL, 0.5 (exp(-s) r^2 + s), falls as s falls on
-              # the points already fit, without bound where a residual r is 0 -- so the loss falls until exp(-s) passes
-              # its limit (s below -88.7 in float32) and the next value is nan or inf (WR-020's page). Read only where
-              # the paste negates the exp (FACE_WHERE's marker): a scale taken as `exp(log_sigma)` and raised to
-              # -2 or divided into the residual overflows too, earlier (sigma ** -2 passes float32 at log sigma below
-              # -44.4), but through a power or a division this reading does not follow; and nothing holds a softmax's
+              # the points already fit, without bound where a residual r is 0 -- so the loss falls until -s passes
+              # exp's limit (s below -88.7 in float32) and the next value is nan or inf (WR-020's page). Read only where
+              # the paste's exp is such a precision, in a Gaussian NLL's shape (FACE_WHERE's marker): a scale taken as
+              # `exp(log_sigma)` and raised to -2 or divided into the residual overflows too, earlier (sigma ** -2
+              # passes float32 at log sigma below -44.4), but through a power or a division this reading does not
+              # follow; and nothing holds a softmax's
               # logits from growing or shrinking, but nothing shown makes a falling loss take them to exp's limits --
               # the drift seen in training (Wortsman et al. 2023) comes with a loss that diverges)
               "exp-unshifted": frozenset({"descent-then-nonfinite"}),
@@ -208,7 +209,8 @@ FACT_FACES = {"accumulated-undivided": RATE_CLIMBS, "cleared-outside": RATE_CLIM
               # climb, is its own face -- not a nan a clip would not have stopped, a log of zero's or a bad batch's)
               "clip-after-step": RATE_CLIMBS | {"spike-then-recover"}}
 # ... only where the paste's facts mark the face's own case, beside the fact: a zero fill (not another constant), an exp
-# of a layer's output negated (not another unbounded exp)
+# of a layer's output negated as a Gaussian NLL's precision (not another unbounded exp, nor an exponential loss's
+# `exp(-margin)`, which a falling loss takes toward 0)
 FACE_WHERE = {"zero-init": ZERO_FILLED, "exp-unshifted": EXP_NEGATED}
 # Facts of the paste that count a printed fact's whole weight beside a curve they make by themselves: weights drawn too
 # wide, beside a loss non-finite from its first value -- before any update only the forward pass from the initial
