@@ -14,7 +14,7 @@ import re
 from .brackets import arguments, sequential_layers
 from .loss_inputs import model_output
 from .precision_said import half_precision_shown
-from .printed_sizes import MADE_BY_THE_MODEL, TARGET_NAME
+from .printed_sizes import MODEL_CALL, TARGET_NAME
 from .thesaurus import tokens
 from .sentences import UNDONE, denied_before, sentence_around
 from . import lazy_regex
@@ -239,7 +239,7 @@ def _made_by_a_model(name: str, code: str, depth: int = 2) -> bool:
     the names its assignments read (`out = model(x)`, then `y = out[:, 0]`, `y = out * std + mean`), `depth` steps back?"""
     for rhs in _assignments(name, code):
         if re.search(_LAYER_CALL, rhs) or BOUNDED.search(rhs) or KEPT_POSITIVE.search(rhs) \
-                or re.search(MADE_BY_THE_MODEL.format(name=re.escape(name)), f"{name} = {rhs}"):
+                or re.match(r"[ \t]*" + MODEL_CALL, rhs):
             return True
         if depth and any(_made_by_a_model(other, code, depth - 1) for other in
                          dict.fromkeys(re.findall(r"(?<![\w.])([A-Za-z_]\w{0,30})\b(?!\s*\()", rhs)) if other != name):

@@ -1068,6 +1068,17 @@ def _warned_at(part: str, prose: str) -> bool:
                               for m in itertools.islice(WARNING_AT.finditer(prose), 50))
 
 
+def _curve_lent(top: Match, d: Diagnosis) -> float:
+    """The curve's part a construct of the pasted code lent the entry as its face (FACT_FACES), which names no more than
+    the construct does: none where the shape is one of the entry's own traces, or the run's warning was raised at the
+    construct's line (_warned_at)."""
+    if d.signature.name in top.entry.traces:
+        return 0.0
+    lent = any(top.parts.get(k, 0.0) > 0 and d.signature.name in FACT_FACES.get(k, ()) and not _warned_at(k, d.evidence.prose)
+               for k in CODE_CONSTRUCTS)
+    return max(0.0, top.parts.get("curve", 0.0)) if lent else 0.0
+
+
 def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_counts: bool,
             unjudged: bool = False, *, names: bool) -> None:
     top = d.matches[0] if d.matches else None
@@ -1143,14 +1154,8 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     # (a construct of the pasted code orders the candidates, and names none: the score without it must name it -- unless
     # the run's own warning was raised at its line; nor does a setting, half precision switched on, the first thing to
     # switch off)
-    # (nor the curve such a construct makes its own face, FACT_FACES: the shape counts for it through the construct --
-    # for an entry whose own traces are not that shape, WR-020's none: one whose trace, or second trace, it is has the
-    # curve of its own)
     named = top.score - sum(max(0.0, top.parts.get(k, 0.0)) for k in (*CODE_CONSTRUCTS, "precision")
-                            if not _warned_at(k, d.evidence.prose)) \
-        - (max(0.0, top.parts.get("curve", 0.0)) if any(
-            top.parts.get(k, 0.0) > 0 and d.signature.name in FACT_FACES.get(k, ()) and not _warned_at(k, d.evidence.prose)
-            for k in CODE_CONSTRUCTS) and d.signature.name not in top.entry.traces else 0.0) if top is not None else 0.0
+                            if not _warned_at(k, d.evidence.prose)) - _curve_lent(top, d) if top is not None else 0.0
     # (nor a curve's shape, where the first holds no message that names it and no fact of its own, beside a runner-up
     # that holds a cause the report shows or says: the shape is shared by several entries, and that cause is the
     # report's own pointer elsewhere, "no warmup" beside a stall -- not a symptom several entries share, dead units,

@@ -138,7 +138,8 @@ def _typical(stats: dict[str, float]) -> float:
 # a kelvin target printed 2871 against a mean square of 8e4)
 START_FAR_BELOW = 1000.0
 # A target's name the code assigns from the model's output: `y = model(x)` is the prediction, not the targets
-MADE_BY_THE_MODEL = r"(?m)^[ \t]*{name}[ \t]*=[ \t]*(?:self\.)?\w*(?:model|net|forward|predict|head|decoder|layer|mlp)\w*[ \t]*\("
+MODEL_CALL = r"(?:self\.)?\w*(?:model|net|forward|predict|head|decoder|layer|mlp)\w*[ \t]*\("
+MADE_BY_THE_MODEL = r"(?m)^[ \t]*{name}[ \t]*=[ \t]*" + MODEL_CALL
 
 
 def _the_models(prose: str, quoted: str) -> bool:

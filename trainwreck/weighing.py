@@ -199,9 +199,9 @@ FACT_FACES = {"accumulated-undivided": RATE_CLIMBS, "cleared-outside": RATE_CLIM
               # the paste's exp is such a precision, in a Gaussian NLL's shape (FACE_WHERE's marker): a scale taken as
               # `exp(log_sigma)` and raised to -2 or divided into the residual overflows too, earlier (sigma ** -2
               # passes float32 at log sigma below -44.4), but through a power or a division this reading does not
-              # follow; and nothing holds a softmax's
-              # logits from growing or shrinking, but nothing shown makes a falling loss take them to exp's limits --
-              # the drift seen in training (Wortsman et al. 2023) comes with a loss that diverges)
+              # follow; and nothing holds a softmax's logits from growing or shrinking, but nothing shown makes a
+              # falling loss take them to exp's limits -- the drift seen in training (Wortsman et al. 2023) comes with
+              # a loss that diverges)
               "exp-unshifted": frozenset({"descent-then-nonfinite"}),
               # (and weights that take no update, float16's rounding them away, leave the loss where it started)
               "rounded-away": frozenset({"plateau-from-start"}),
