@@ -288,7 +288,7 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
                     # values under a header that names the loss: the table holds the curve)
                     printed = list(itertools.islice(pattern.finditer(masked), FEW_KEYED))
                     if len(printed) < FEW_KEYED and (column := _table_after(first, dialect)) is not None \
-                            and _table_agrees(first, column[1], printed[-1].group(0)):
+                            and _table_agrees(first, column[1], printed[-1]):
                         return Layout(column[0], "csv", column=column[1], **base)
                     return layout
         elif dialect.mode == "csv" and (column := csv_column(first, dialect.keys)):
@@ -326,34 +326,26 @@ def _table_after(first: bytes, dialect: Dialect) -> tuple[Dialect, tuple] | None
     return None
 
 
-# (the key's last value, with its places; a cell of the table, a row's count first)
-_LAST_NUMBER = re.compile(rb"(?i)(nan|[-+]?inf|[-+]?\d+(?:\.(\d+))?(?:e[-+]?\d+)?)\W*$")
-_CELL = re.compile(rb"(?i)nan|[-+]?inf|[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
-_NONFINITE = (b"nan", b"inf", b"+inf", b"-inf")
-
-
-def _table_agrees(first: bytes, column: tuple, keyed: bytes) -> bool:
-    """Is the table (table_column's tuple: its loss column's index, and its header's count of non-empty lines before
-    it) the same run as the key's line (code_review_s74 6, reread_s74 4): the table's last loss is the key's last value
-    -- non-finite both, or equal at the key's printed places? Not a reference run's table pasted for comparison, whose
-    first row may share the bar's first loss (ln 2) and whose end differs."""
-    last, index = _LAST_NUMBER.search(keyed), column[1]
-    if last is None or not isinstance(index, int):
-        return False
-    values = []
+def _table_agrees(first: bytes, column: tuple, keyed: re.Match) -> bool:
+    """Is the table (table_column's tuple) the same run as the key's line (code_review_s74 6, reread_s74 4): the table's
+    last loss (row_value, a row at a time to where the rows end) is the key's last value (its one group, as the scan
+    reads it: to_float takes Lightning's padded `nan.0`) -- non-finite both, or equal at the key's printed places? Not a
+    reference run's table pasted for comparison, whose first row may share the bar's first loss (ln 2) and whose end
+    differs."""
+    value = to_float(keyed.group(1))
+    tail = None
     for line in [line for line in first.split(b"\n") if line.strip()][column[2] + 1:]:
-        fields = line.split()
-        if len(fields) > index and fields[0].isdigit() and _CELL.fullmatch(fields[index]):
-            values.append(fields[index].lower())
-        elif values:
+        cell = row_value(line.split(), column)
+        if cell is not None:
+            tail = to_float(cell)
+        elif tail is not None:
             break                                   # (the table ended)
-    if not values:
+    if value is None or tail is None:
         return False
-    value, tail = last.group(1).lower(), values[-1]
-    if value in _NONFINITE or tail in _NONFINITE:
-        return value in _NONFINITE and tail in _NONFINITE
-    places = len(last.group(2) or b"")
-    return round(float(tail), places) == round(float(value), places)
+    if not math.isfinite(value) or not math.isfinite(tail):
+        return not math.isfinite(value) and not math.isfinite(tail)
+    places = len(decimals.group(1)) if (decimals := re.search(rb"\.(\d+)", keyed.group(1))) else 0
+    return round(tail, places) == round(value, places)
 
 
 # The loss key's spellings: where a paste prints more than one (its own run's `Loss: 2.15` and, pasted after it for
