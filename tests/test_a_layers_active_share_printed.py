@@ -36,5 +36,10 @@ def test_a_relu_layers_share_of_outputs_above_zero_printed_at_zero_is_a_dead_lay
     commented = FASHION.replace(f"{shares})", f"{shares})  # share alive").replace("SHARES", "0.0 0.0  # both dead?")
     assert "`z1`" in dead_layer_printed(commented)
     assert dead_layer_printed(FASHION.replace("SHARES", "0.0 0.0").replace("torch.relu", "torch.tanh")) == ""
+    # (a ReLU module applied by name is a ReLU's output; a Linear layer fed a ReLU's output is not -- final_review_s75 2)
+    module = FASHION.replace("z1 = torch.relu(net.l1(xb))", "act = nn.ReLU()\nz1 = act(net.l1(xb))")
+    assert "`z1`" in dead_layer_printed(module.replace("SHARES", "0.0 0.41"))
+    linear = FASHION.replace("z1 = torch.relu(net.l1(xb))", "z1 = net.l1(torch.relu(xb))")
+    assert dead_layer_printed(linear.replace("SHARES", "0.0 0.41")) == ""
     d = diagnosis(FASHION.replace("SHARES", "0.0 0.0"))
     assert d.matches[0].entry.id == "WR-140" and d.matches[0].parts["dead-units-printed"] > 0

@@ -351,7 +351,7 @@ def _named_difference(code: str, arg: str, at: int) -> bool:
     of squares, a mean of them (`mse = se.sum(1) / mask.sum(1).clamp(min=1)`) -- with nothing added to keep it off 0,
     and no clamp of it in place between? What divides it is left out, the divisor's operand only: a clamp on the
     divisor keeps the division off 0/0, not the quotient off 0, and an eps added after it (`... / n + 1e-8`) does."""
-    made = _last_assignment(code, arg.strip(), at) if re.fullmatch(r"\s*[A-Za-z_]\w{0,40}\s*", arg) else None
+    made = last_assignment(code, arg.strip(), at) if re.fullmatch(r"\s*[A-Za-z_]\w{0,40}\s*", arg) else None
     if made is None or re.search(r"(?<![\w.])" + re.escape(arg.strip()) + r"\.clamp(?:_min)?_\(", code[made.end():at]):
         return False
     rhs, kept, depth, i = made.group(1), [], 0, 0
@@ -394,13 +394,13 @@ def arc_at_its_ends(code: str) -> re.Match | None:
         # (the clamp alone: one scaled or shifted after it, `clamp(c, -1, 1) * 0.999999`, keeps its slope finite)
         if _UNIT_CLAMP.fullmatch(arg):
             return m
-        made = _last_assignment(code, arg, m.start()) if re.fullmatch(r"[A-Za-z_]\w{0,40}", arg) else None
+        made = last_assignment(code, arg, m.start()) if re.fullmatch(r"[A-Za-z_]\w{0,40}", arg) else None
         if made and _UNIT_CLAMP.fullmatch(made.group(1).split("#")[0].strip()):
             return m
     return None
 
 
-def _last_assignment(code: str, name: str, at: int) -> re.Match | None:
+def last_assignment(code: str, name: str, at: int) -> re.Match | None:
     """The last line before `at` that assigns the name, its right-hand side as group 1 (as assignment() reads one)."""
     found = None
     for m in itertools.islice(re.finditer(r"(?m)^[ \t]*" + re.escape(name) + r"\s*=(?!=)\s*([^\n]{0,120})", code[:at]), 50):
@@ -411,7 +411,7 @@ def _last_assignment(code: str, name: str, at: int) -> re.Match | None:
 def _assigned_from(code: str, prose: str, m: re.Match) -> str:
     """", where `name = ...`" for a square root of a bare name the code assigns, as the paste writes it; else ""."""
     arg = (m.group("arg") or "").strip()
-    made = _last_assignment(code, arg, m.start()) if re.fullmatch(r"[A-Za-z_]\w{0,40}", arg) else None
+    made = last_assignment(code, arg, m.start()) if re.fullmatch(r"[A-Za-z_]\w{0,40}", arg) else None
     return f", where `{' '.join(prose[made.start():made.end()].split())}`" if made else ""
 
 
@@ -766,7 +766,7 @@ SEQUENTIAL = lazy_regex.compile(r"(?:(?:torch\.)?nn\.|(?:tf\.)?keras\.(?:models\
 
 
 def norm_of_relu_output(prose: str) -> str:
-    """The line of the code that divides by the norm of a vector a ReLU made (_made_by_a_relu), with nothing to keep
+    """The line of the code that divides by the norm of a vector a ReLU made (made_by_a_relu), with nothing to keep
     the norm off 0, spaces collapsed; or ""."""
     code = code_of(prose)
     if "relu" not in code.lower():
@@ -779,13 +779,13 @@ def norm_of_relu_output(prose: str) -> str:
                                     + re.escape(divided.group("name")) + r"\.norm\()", code[at:]):
             continue
         # (its last making before the division: not the division itself, `z = z / z.norm(...)`)
-        made = _last_assignment(code, divided.group("name"), code.rfind("\n", 0, at) + 1) if divided else None
-        if made and _made_by_a_relu(made.group(1).split("#")[0].strip(), code):
+        made = last_assignment(code, divided.group("name"), code.rfind("\n", 0, at) + 1) if divided else None
+        if made and made_by_a_relu(made.group(1).split("#")[0].strip(), code):
             return line
     return ""
 
 
-def _made_by_a_relu(rhs: str, code: str) -> bool:
+def made_by_a_relu(rhs: str, code: str) -> bool:
     """Is this right-hand side one call whose last op is a ReLU: a relu call around the whole of it, a `.relu()` at its
     end, or a module the code defines as a ReLU or as a Sequential that ends in one?"""
     call = RELU_CALL.match(rhs) or re.match(r"(?:self\.)?[A-Za-z_]\w{0,40}(?=\s*\()", rhs)

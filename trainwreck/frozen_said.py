@@ -371,8 +371,11 @@ _PRINT_THEN_OUTPUT = lazy_regex.compile(r"(?m)^[ \t]*print(?P<args>\([^\n]{1,300
 
 
 def _active_share_printed(prose: str) -> str:
-    """The first layer, made by a ReLU in the paste, whose share of outputs above 0 the paste prints as exactly 0 (or
+    """The first layer, made by a ReLU in the paste (made_by_a_relu), whose share of outputs above 0 the paste prints as exactly 0 (or
     whose share at 0, exactly 1); or ""."""
+    # (imported here: breaking_constructs reads half precision through precision_said, which reads this module)
+    from .breaking_constructs import last_assignment, made_by_a_relu
+
     for m in itertools.islice(_PRINT_THEN_OUTPUT.finditer(prose), 20):
         args = arguments(m.group("args"), 0) or []
         shares = [ACTIVE_SHARE.fullmatch(arg) for arg in args]
@@ -381,8 +384,10 @@ def _active_share_printed(prose: str) -> str:
             continue
         for share, value in zip(shares, printed):
             name, op = share.group("name") or share.group("other"), share.group("op") or share.group("op2")
-            made = re.search(r"(?m)^[ \t]*" + re.escape(name) + r"\s*=(?!=)[^\n]*\brelu\b", prose, re.I)
-            if made and value == ("0.0" if op == ">" else "1.0"):
+            # (the layer's last making before the print: a ReLU's, by call, method or module -- breaking_constructs)
+            made = last_assignment(prose, name, m.start())
+            if made and made_by_a_relu(made.group(1).split("#")[0].strip(), prose) \
+                    and value == ("0.0" if op == ">" else "1.0"):
                 return (f"the paste prints the share of `{name}`'s outputs {'above' if op == '>' else 'at'} 0 as {value} "
                         f"(`{' '.join(share.group(0).split())}`): every unit of that ReLU layer gave 0 for every input "
                         "of the batch, as dead units do")
