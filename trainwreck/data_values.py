@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from .breaking_constructs import code_of, line_from
+from .breaking_constructs import code_of, last_assignment, line_from
 from .class_count import CLASS_COUNT
 from .code_blocks import block_under, indent
 from .sentences import denied_before, sentence_around, sentences_only, told
@@ -494,15 +494,12 @@ CLASS_TENSOR = lazy_regex.compile(r"\.(?:long|int|short|byte)\(\)|torch\.(?:int6
 READ_HOPS = 8          # (one assignment a hop: linear in them)
 
 
-def _read_from_a_file(name: str, prose: str, hops: int = READ_HOPS) -> bool:
-    """Is the name, through at most `hops` assignments that keep its values (KEPT_FROM), one an image reader made
+def _read_from_a_file(name: str, prose: str) -> bool:
+    """Is the name, through at most READ_HOPS assignments that keep its values (KEPT_FROM), one an image reader made
     (_READERS), with nothing on the way that scales it or reads its size?"""
     end = len(prose)
-    for _ in range(hops):
-        made = None
-        assigned = re.compile(r"(?m)^[ \t]*" + re.escape(name) + r"\s*=(?!=)\s*([^\n]{1,200})")
-        for m in itertools.islice(assigned.finditer(prose, 0, end), 50):
-            made = m
+    for _ in range(READ_HOPS):
+        made = last_assignment(prose, name, end)
         if made is None:
             return False
         rhs = made.group(1)
