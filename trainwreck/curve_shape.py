@@ -22,7 +22,7 @@ from .logscan.dialects import caffe, loss_unit, named as dialect_named
 from .logscan.reader import PROSE
 from .logscan.positions import count_number, epoch_number, step_number
 from .plural import counted
-from .run_said import BATCH_SIZE, never_recovered_said, nonfinite_said_of_this_run, reward_rose
+from .run_said import BATCH_SIZE, RL_ALGORITHMS, never_recovered_said, nonfinite_said_of_this_run, reward_rose
 from .schedule_said import ADAPTIVE, COSINE_SAID, PLAIN_SGD, WARMUP_NAMED, WARMUP_SET, no_warmup_said
 from .sentences import said_unnegated, sentence_around, sentences_only, told
 from .watch_rule import STEP_FLOOR, WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
@@ -866,17 +866,16 @@ GROWS_WHEN_HEALTHY = lazy_regex.compile(r"\b(?:gan|dcgan|wgan|(?<!data )(?<!batc
                                         r"g_loss|loss_?g|d_loss|loss_?d|g loss|d loss|rewards?|"
                                         r"(?:episodes?|episodic|discounted|mean|average|expected|cumulative|total)[ _-]?returns?|"
                                         r"\breturns\s+(?:go\s+up|grow\w*|increas\w*|ris\w*|keep\s+(?:growing|rising|increasing))|"
-                                        r"a2c|a3c|sac|td3|value[ _]loss|policy[ _]loss|"
-                                        r"q[ _-]?values?|dqn|ppo|critic|actor|td[ _-]?error|"
+                                        r"value[ _]loss|policy[ _]loss|q[ _-]?values?|critic|actor|td[ _-]?error|"
                                         r"kl[ _-]?(?:anneal\w*|warm-?up|weight|beta)|beta[ _-]?(?:anneal\w*|warm-?up|schedule)|"
                                         r"anneal\w* (?:the )?(?:kl|beta)|curriculum|scheduled sampling|domain[ -]adversarial|dann|"
                                         r"gradient reversal|consistency (?:weight|loss)|"
-                                        # (the rest of the RL algorithms run_said.RL_RUN names; and a contrastive loss over
-                                        # a queue or a memory bank of negatives, which rises while the queue fills with
-                                        # real features in place of the first random ones -- K. He on MoCo,
+                                        # (the RL algorithms run_said.RL_RUN names; and a contrastive loss over a queue or
+                                        # a memory bank of negatives, which rises while the queue fills with real
+                                        # features in place of the first random ones -- K. He on MoCo,
                                         # facebookresearch/moco issue 9: "the task is getting harder"; and a sequence
                                         # length warmed up)
-                                        r"trpo|ddpg|ddqn|q-learning|replay buffer|moco|memory[ -]bank|queue of negatives|"
+                                        + RL_ALGORITHMS + r"|moco|memory[ -]bank|queue of negatives|"
                                         r"negative queue|sequence[ -]length warm-?up)\b", re.I)
 # A ramp up is of a weight or a rate ("the consistency weight is ramped up", "the lr ramps up linearly"); where the
 # nearest thing named before it is the loss itself ("the loss ramps up after epoch 3") it is the failure, not a schedule.
@@ -1133,14 +1132,21 @@ def accuracy_fell(ev: Evidence) -> str:
             "prints read after the first was above it: a run that learns raises it")
 
 
+def _epochs_between(a, b) -> float | None:
+    """How many epochs of the log's own numbering lie from position `a` to position `b` (epoch_number), or None where
+    either is not numbered so."""
+    first, last = (epoch_number(p) if p is not None else None for p in (a, b))
+    return float(last) - float(first) if first is not None and last is not None else None
+
+
 def _epochs_spanned(ev: Evidence, start: int = 0) -> bool:
     """Do a few values, from `start` to the last, span SHAPE_MIN epochs or more of the log's own numbering (`Epoch
     1/30`, `Epoch 2/30`, `...`, `Epoch 30/30`: a paste that left the middle out)? Their ends then say where the run
     went. (From the start, the values must start at the run's start.)"""
     if ev.count - start < FROZEN_FEW - 1 or not (ev.low and ev.low > 0) or (start == 0 and not at_run_start(ev)):
         return False
-    first, last = (epoch_number(p) if (p := ev.at(i)) is not None else None for i in (start, ev.count - 1))
-    return first is not None and last is not None and float(last) - float(first) >= SHAPE_MIN - 1
+    spanned = _epochs_between(ev.at(start), ev.at(ev.count - 1))
+    return spanned is not None and spanned >= SHAPE_MIN - 1
 
 
 def _most_epochs(ev: Evidence, start: int) -> bool:
@@ -1149,11 +1155,8 @@ def _most_epochs(ev: Evidence, start: int) -> bool:
     stretch out, `Epoch 12/100`, `...`, `Epoch 99/100`, prints few of its values but says how long it lasted)?"""
     if ev.count - start < FROZEN_FEW or not at_run_start(ev):
         return False
-    first, begun, last = (epoch_number(p) if (p := ev.at(i)) is not None else None for i in (0, start, ev.count - 1))
-    if first is None or begun is None or last is None:
-        return False
-    spanned, run = float(last) - float(begun), float(last) - float(first)
-    return spanned >= SHAPE_MIN - 1 and spanned >= run / 2
+    spanned, run = _epochs_between(ev.at(start), ev.at(ev.count - 1)), _epochs_between(ev.at(0), ev.at(ev.count - 1))
+    return spanned is not None and run is not None and spanned >= SHAPE_MIN - 1 and spanned >= run / 2
 
 
 def _plateau(ev: Evidence) -> tuple[str, list[str]] | None:
@@ -1588,8 +1591,7 @@ def _settled_above(ev: Evidence) -> tuple[str, list[str]] | None:
         return None
     # (a jump: not a climb that rose print after print up to the peak, the overshoot's own face -- a rate raised by a
     # warmup past what the run can take climbs so)
-    rises = next((k for k in range(peak) if vals[peak - k - 1] >= vals[peak - k]), peak)
-    if rises >= CLIMB_RISES:
+    if _rises_before(vals[:peak + 1]) >= CLIMB_RISES:
         return None
     start, low_at = ev.count - n, vals.index(low) + ev.before_start
     return ("stall-after-drop",
@@ -1828,8 +1830,8 @@ def flat_tail(ev: Evidence) -> bool:
               if min(ev.before[-k:]) > 0 and _within(ev.before[-k:], PLATEAU_FALL)), 0)
     if not k:
         return False
-    first, last = epoch_number(places[-k]), epoch_number(places[-1])
-    return bool(first and last and first.isdigit() and last.isdigit()) and int(last) - int(first) >= FLAT_EPOCHS
+    spanned = _epochs_between(places[-k], places[-1])
+    return spanned is not None and spanned >= FLAT_EPOCHS
 
 
 def _within(values: list[float], tolerance: float) -> bool:

@@ -107,8 +107,8 @@ REWARD_PRINTED = lazy_regex.compile(r"(?i)(?<![\w/])(?P<key>(?:env/)?(?:reward|r
 # A reinforcement-learning run, by its algorithms, its environments or its logged return: its loss says nothing of
 # progress (a TD loss falls while the agent stays at the reward's floor), so words that it does not learn speak for the
 # measure the reporter reads, the return
-RL_RUN = lazy_regex.compile(r"(?i)\b(?:ppo|a2c|a3c|trpo|dqn|ddqn|sac|ddpg|td3|q-learning|reinforcement learning|replay buffer|"
-                            r"gym(?:nasium)?\.make|ep_rew_mean|episode (?:reward|return)s?)\b")
+RL_ALGORITHMS = r"ppo|a2c|a3c|trpo|dqn|ddqn|sac|ddpg|td3|q-learning|reinforcement learning|replay buffer"
+RL_RUN = lazy_regex.compile(r"(?i)\b(?:" + RL_ALGORITHMS + r"|gym(?:nasium)?\.make|ep_rew_mean|episode (?:reward|return)s?)\b")
 REWARD_MOVED = 0.2          # a printed mean reward that ends this share of its first value's size or more away from it
 
 
