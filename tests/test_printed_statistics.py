@@ -691,6 +691,16 @@ def test_a_normalisation_layer_said_taken_out_is_none_for_every_reading_of_scale
     assert targets_alone_scaled("The net has BatchNorm after each layer.\n" + code, scaling) == ""
     assert not NORMALISED_LAYERS.search(without_unused_norm_layers("a model without nn.BatchNorm1d(64)"))
     assert NORMALISED_LAYERS.search(without_unused_norm_layers("x = nn.BatchNorm1d(64)(x)"))
+    # (and the init reading: a wide draw over a ReLU stack said to be without its BatchNorm is too wide; with the
+    # BatchNorm built, the spread is reset after each layer -- final_review_s75 5)
+    from trainwreck.weight_init import init_too_wide
+    stack = ("net = nn.Sequential(nn.Linear(64, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 512),\n"
+             "                    nn.ReLU(), nn.Linear(512, 10))\n"
+             "for m in net.modules():\n    if isinstance(m, nn.Linear):\n        nn.init.normal_(m.weight, std=0.5)\n")
+    assert init_too_wide("I took out nn.BatchNorm1d(512) between the layers.\n" + stack)
+    assert init_too_wide(stack.replace("nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 512)",
+                                       "nn.BatchNorm1d(512), nn.ReLU(), nn.Linear(512, 512), nn.BatchNorm1d(512), "
+                                       "nn.ReLU(), nn.Linear(512, 512)")) == ""
 
 
 def test_a_random_place_with_the_data_shuffled_is_the_order_moving_it():
