@@ -46,7 +46,7 @@ from .run_kind import shown_frameworks
 from .sequence_losses import copying_language_model, ctc_inf
 from .split_gap import new_data_gap
 from .start_loss import pretrained_at_uniform, uniform_start
-from .weighing import (CODE_CONSTRUCTS, FACT_FACES, HANDED_BELOW_ZERO, PASTED, W_NEGATIVE, W_PRINTED, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
+from .weighing import (CODE_CONSTRUCTS, HANDED_BELOW_ZERO, PASTED, W_NEGATIVE, W_PRINTED, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
 from .normals import (BENIGN_WARNINGS, NATS_BITS, Normal, RESTARTED, UNIFORM_START, gan_failure_said, nats_as_bits,
                       normals_asked)
@@ -115,6 +115,8 @@ class Match:
     # the fix as a terminal lists it, where it is the Fix section's opening and the items of its list: the opening,
     # then each item (`fix` joins them into one sentence)
     fix_lines: tuple[str, ...] = ()
+    # the fact of the paste whose face the curve was counted as (weighing.FACT_FACES), or ""
+    face: str = ""
 
 
 @dataclass
@@ -433,7 +435,8 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
             opening, items = first_fix_parts(entry)
             matches.append(Match(entry, round(score, 3), evidence, against, fix,
                                  {k: round(v, 3) for k, v in parts.items()},
-                                 (opening, *items) if items and fix == first_fix_step(entry) else ()))
+                                 (opening, *items) if items and fix == first_fix_step(entry) else (),
+                                 c.faces.get(entry.id, "")))
     matches.sort(key=lambda m: (-m.score, m.entry.id))
     notices = {key: f'message "{example}" (line {line}): {why}' for key, (count, line, example, origin)
                in ev.messages.items() if key not in declared_found and (why := _notice(example))}
@@ -1069,13 +1072,9 @@ def _warned_at(part: str, prose: str) -> bool:
 
 
 def _curve_lent(top: Match, d: Diagnosis) -> float:
-    """The curve's part a construct of the pasted code lent the entry as its face (FACT_FACES), which names no more than
-    the construct does: none where the shape is one of the entry's own traces, or the run's warning was raised at the
-    construct's line (_warned_at)."""
-    if d.signature.name in top.entry.traces:
-        return 0.0
-    lent = any(top.parts.get(k, 0.0) > 0 and d.signature.name in FACT_FACES.get(k, ()) and not _warned_at(k, d.evidence.prose)
-               for k in CODE_CONSTRUCTS)
+    """The curve's part a construct of the pasted code lent the entry as its face (Match.face, as weigh chose it), which
+    names no more than the construct does -- unless the run's warning was raised at the construct's line (_warned_at)."""
+    lent = top.face in CODE_CONSTRUCTS and not _warned_at(top.face, d.evidence.prose)
     return max(0.0, top.parts.get("curve", 0.0)) if lent else 0.0
 
 

@@ -8,7 +8,7 @@ import functools
 import itertools
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .catalog import Catalog
 from .curve_shape import (ENORMOUS_FIRST_WORDS, PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature, accuracy_fell,
@@ -549,6 +549,8 @@ class Context:
     # the kernel assertions the log prints (`Assertion `t >= 0 && t < n_classes` failed.`), as messages are declared
     assertions: tuple[str, ...] = ()
     no_zero_side: str = ""         # the setting that gives the hidden units no zero side to die on (hidden_activation)
+    # the fact of the paste whose face each entry's curve was counted as (FACT_FACES), as weigh chose it: entry id -> fact
+    faces: dict = field(default_factory=dict)
 
 
 def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: str | None = None) -> Context:
@@ -1300,6 +1302,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         face = "never-cleared"
     if face and parts.get("curve", 0) < W_CURVE:
         _curve_as_face(parts, against, evidence, c.sig.facts)
+        c.faces[entry.id] = face
     if c.regressor and entry.id in w.probabilities:
         parts["task"] = -W_PRINTED
         against.append(f"{c.regressor}: a regression's run, and a regression hands its loss no probabilities")
