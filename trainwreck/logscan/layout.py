@@ -258,9 +258,7 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
     spelled = features(start)
     detected = None                # the first format recognised by its own look, whatever its loss is called
     for dialect in ORDER:
-        if dialect.detect is not None and not dialect.detect.search(start):
-            continue
-        if dialect.refused_by is not None and dialect.refused_by(start):
+        if not _admits(dialect, start):
             continue
         detected = detected or (dialect if dialect.detect is not None else None)
         if dialect.mode == "key":
@@ -316,11 +314,16 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
 FEW_KEYED = 3
 
 
+def _admits(dialect: Dialect, start: bytes) -> bool:
+    """Does the block's start look like the dialect's (its detect, where it has one) and not refuse it (refused_by)?"""
+    return (dialect.detect is None or dialect.detect.search(start) is not None) \
+        and (dialect.refused_by is None or not dialect.refused_by(start))
+
+
 def _table_after(first: bytes, dialect: Dialect) -> tuple[Dialect, tuple] | None:
     """The first table dialect after `dialect` in ORDER whose column the block holds, with that column; or None."""
     for later in ORDER[ORDER.index(dialect) + 1:]:
-        if later.mode == "table" and (later.detect is None or later.detect.search(first[:DETECT_WINDOW])) \
-                and (later.refused_by is None or not later.refused_by(first[:DETECT_WINDOW])) \
+        if later.mode == "table" and _admits(later, first[:DETECT_WINDOW]) \
                 and (column := (later.column or table_column)(first)):
             return later, column
     return None
