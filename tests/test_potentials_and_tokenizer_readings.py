@@ -399,6 +399,38 @@ def test_numpy_s_warning_at_another_division_or_a_guarded_std_is_not_it():
     assert std_division_warned(WINDOW_STD.replace("/ win.std(0))", "/ (win.std(0) + 1e-8))")) is None
 
 
+
+def test_numpy_s_warning_at_a_min_max_scaling_is_a_range_of_zero_met():
+    """A min-max scaling divides by a range, the other spread an item of equal values has none of: NumPy's warning at
+    `(x - lo) / (hi - lo)` (the numerator takes away what the denominator does), at `/ (x.max() - x.min())` or at
+    `/ np.ptp(x)` is that range met at 0 -- WR-060 too, ahead of the entries whose nan comes later in a run."""
+    from trainwreck.input_scaling import std_division_warned
+
+    for line in ("xs.append((win - lo) / (hi - lo))", "xs.append((win - win.min(0)) / (win.max(0) - win.min(0)))",
+                 "xs.append(win / np.ptp(win))", "xs.append((win - p1[k]) / (p99[k] - p1[k]))"):
+        text = WINDOW_STD.replace("xs.append((win - win.mean(0)) / win.std(0))", line)
+        assert std_division_warned(text) == ("invalid value encountered in divide", line), line
+        d = diagnosis(text)
+        assert d.matches[0].entry.id == "WR-060" and d.matches[0].parts["std-nan-printed"] > 0, line
+    # (a difference that is not the numerator's own offset is no range: a time step, a learning-rate gap)
+    for line in ("xs.append((win - lo) / (t1 - t0))", "xs.append(win / (hi - lo + 1e-8))", "xs.append(win / (a - b))"):
+        assert std_division_warned(WINDOW_STD.replace("xs.append((win - win.mean(0)) / win.std(0))", line)) is None, line
+
+
+def test_numpy_s_warning_printed_by_a_worker_keeps_its_launcher_s_prefix_on_the_echoed_line():
+    """Ray puts `(ClientAppActor pid=48214) ` before each line a worker prints, torchrun `[rank0]: `: the source line
+    Python echoes under the warning carries it too, and is still that warning's line."""
+    from trainwreck.input_scaling import std_division_warned
+
+    for prefix in ("(ClientAppActor pid=48214) ", "(pid=123, ip=10.0.0.2) ", "[rank0]: "):
+        warned = (f"{prefix}/home/me/task.py:41: RuntimeWarning: invalid value encountered in divide\n"
+                  f"{prefix}  X = (X - X.mean(axis=0)) / X.std(axis=0)\n")
+        assert std_division_warned(warned) == ("invalid value encountered in divide",
+                                               "X = (X - X.mean(axis=0)) / X.std(axis=0)"), prefix
+    # (a line of another process, or of the program, is not the echo: it has no indent after the prefix)
+    assert std_division_warned("(pid=1) task.py:41: RuntimeWarning: invalid value encountered in divide\n"
+                               "(pid=2) X = (X - X.mean(axis=0)) / X.std(axis=0)\n") is None
+
 # ---- Megatron's GPT-2 BPE tokenizer names the vocabulary --------------------------------------------------------------
 
 def _megatron(values: list[float], warmup: str = "") -> str:

@@ -735,3 +735,54 @@ def test_the_features_taken_as_the_columns_a_list_names_are_a_tables():
                                         '    x = images[i].astype(np.float32) / 255.0\n') == ""
     assert table_read_missing_unhandled("df_train = pd.read_csv('a.csv')\nX = df_train[cols].to_numpy()\n") == \
         "pd.read_csv"
+
+
+MITO_UNET = """My first U-Net predicts black masks, accuracy stuck at 0.9102.
+
+```python
+X = np.stack([tifffile.imread(f) for f in img_files]).astype("float32")[..., None]
+Y = np.stack([tifffile.imread(f) for f in mask_files]).astype("float32")[..., None]
+print(X.shape, X.dtype, X.min(), X.max())
+print(Y.shape, np.unique(Y))
+model.compile(optimizer=Adam(learning_rate=1e-3), loss="binary_crossentropy", metrics=["accuracy"])
+```
+
+Output:
+
+```
+(200, 256, 256, 1) float32 96.0 4095.0
+(200, 256, 256, 1) [0. 1.]
+Epoch 1/50
+12/12 [==============================] - 19s 612ms/step - loss: 1.4083 - accuracy: 0.8876 - val_loss: 0.3012 - val_accuracy: 0.9102
+Epoch 2/50
+12/12 [==============================] - 4s 331ms/step - loss: 0.3119 - accuracy: 0.9097 - val_loss: 0.3009 - val_accuracy: 0.9102
+Epoch 3/50
+12/12 [==============================] - 4s 331ms/step - loss: 0.3047 - accuracy: 0.9098 - val_loss: 0.3010 - val_accuracy: 0.9102
+Epoch 4/50
+12/12 [==============================] - 4s 330ms/step - loss: 0.3046 - accuracy: 0.9098 - val_loss: 0.3009 - val_accuracy: 0.9102
+```
+
+val_accuracy is the same number for all 50 epochs, and every pixel of the prediction is about 0.09.
+"""
+
+
+def test_a_print_of_shape_dtype_and_range_is_read_from_the_line_it_printed_further_down():
+    """A print of an array's shape and dtype beside its min and max, and its output in the run's output block further
+    down: the line that is exactly what print() writes for those arguments (a tuple, a dtype, two numbers, one space
+    apart) gives the range -- not a line of another shape, nor the targets' print beside it."""
+    from trainwreck.printed_sizes import input_range_printed
+
+    fact = input_range_printed(MITO_UNET)
+    assert "values up to 4095 in size" in fact and "-> (200, 256, 256, 1) float32 96.0 4095.0" in fact
+    d = diagnosis(MITO_UNET)
+    assert d.matches[0].entry.id == "WR-330" and d.matches[0].parts["input-range"] > 0
+    # PyTorch's forms of the same print
+    torch_form = MITO_UNET.replace("(200, 256, 256, 1) float32 96.0 4095.0",
+                                   "torch.Size([200, 1, 256, 256]) torch.float32 tensor(96.) tensor(4095.)")
+    assert "values up to 4095 in size" in input_range_printed(torch_form)
+    # a line that is not that print's output (a field too few, or another kind of field), or a range of unit scale
+    for other in (MITO_UNET.replace("float32 96.0 4095.0", "96.0 4095.0"),
+                  MITO_UNET.replace("float32 96.0 4095.0", "float32 ok 4095.0"),
+                  MITO_UNET.replace("96.0 4095.0", "0.0 1.0"),
+                  MITO_UNET.replace("print(X.shape, X.dtype, X.min(), X.max())", "print(X.shape, X.dtype, y.min(), X.max())")):
+        assert input_range_printed(other) == "", other

@@ -77,6 +77,20 @@ def test_a_constant_need_not_have_std_zero():
     assert column.std() > 0                                           # where std > 0 would have kept it
 
 
+def test_a_range_of_an_item_of_equal_values_is_exactly_zero_whatever_the_value():
+    """The page: min-max scaling by an item's own range is 0/0 for every constant item, not only an exactly
+    representable one -- min and max are elements of the item, so neither x - min nor max - min rounds (unlike the
+    0.1 column's std above, 1.39e-17)."""
+    for c in (0.0, 0.1, 1 / 3, 4095.0):
+        item = np.full(64, c)
+        lo, hi = np.percentile(item, (1, 99.8))
+        assert hi - lo == 0.0 and item.max() - item.min() == 0.0
+        with np.errstate(invalid="ignore"):
+            assert np.isnan((item - lo) / (hi - lo)).all()
+    assert_entry_says("WR-060", ["the same item has a range of 0", "there the 0/0 is exact for any value",
+                                 "because min and max are values"])
+
+
 def test_fit_scaler_keeps_a_feature_that_does_vary():
     X = np.column_stack([np.full(160, 0.1), np.linspace(0.0, 1.0, 160), 1e6 + np.arange(160.0)])
     keep, mean, std = wr060.fit_scaler(X)

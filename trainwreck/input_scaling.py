@@ -11,6 +11,7 @@ import itertools
 import re
 
 from .brackets import arguments
+from .logscan.cleaning import WORKER_PREFIX
 from .curve_shape import fmt
 from .sentences import UNDONE, denied_before, sentence_around, told
 from .weight_init import LAYERS_BUILT, without_unused_norm_layers
@@ -513,22 +514,32 @@ BY_HAND_DOUBTED = lazy_regex.compile(r"(?i)\b(?:" + UNDONE + r"|could|would|sugg
 # (not the pair a normalisation is named by, "standardised with the training mean/std")
 # (or the root of a variance with nothing added inside it, `/ torch.sqrt(var)`, `* torch.rsqrt(var)`: a weight
 # standardisation's or a normalisation's written by hand)
-# (its arguments may hold one level of brackets: `s.std(axis=(0, 1))`)
-DIVIDES_BY_STD = lazy_regex.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\((?:[^()\n]|\([^()\n]{0,20}\)){0,30}\)(?!\s*\+)|(?<!mean)(?<!mean )/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)|"
+# (its arguments may hold one level of brackets: `s.std(axis=(0, 1))`; a module's own, `/ self.stdev`, as RevIN keeps it)
+DIVIDES_BY_STD = lazy_regex.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\((?:[^()\n]|\([^()\n]{0,20}\)){0,30}\)(?!\s*\+)|(?<!mean)(?<!mean )/\s*(?:self\.)?(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)|"
                                     r"/\s*(?:torch|np|numpy|jnp|tf\.math|math)\.sqrt\(\s*\w{0,20}var\w{0,20}\s*\)|"
                                     r"\*\s*(?:torch|jnp|tf\.math|jax\.lax|lax)\.rsqrt\(\s*\w{0,20}var\w{0,20}\s*\)|"
                                     r"<-\s*scale\((?![^\n]{0,120}\bscale\s*=\s*(?:FALSE|F)\b)(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\)){0,120}\)")
 # NumPy's warning at a division, and the source line Python echoes under it (warnings.formatwarning): "data.py:52:
 # RuntimeWarning: invalid value encountered in divide" over "  X.append((w[:8] - mu) / sd)" (true_divide before NumPy 2)
+# (a worker's lines keep the prefix its launcher puts on each, WORKER_PREFIX: `(ClientAppActor pid=48214)   X = ...`)
 DIVIDE_WARNED = lazy_regex.compile(r"RuntimeWarning: (?P<what>invalid value|divide by zero) encountered in (?:true_)?divide"
-                                   r"[ \t\r]*\n(?P<line>[ \t]+[^\n]{1,200})")
+                                   r"[ \t\r]*\n" + WORKER_PREFIX + r"?(?P<line>[ \t]+[^\n]{1,200})")
+
+
+# A min-max scaling's division by its range with nothing added, the other spread an item of equal values has none of:
+# `(x - lo) / (hi - lo)`, where the numerator takes away the very name the denominator does, or a range named as one
+# (`/ (x.max() - x.min())`, `/ np.ptp(x)`)
+_NAME = r"[\w.\[\]]{1,40}(?:\([\w\s]{0,20}\))?"
+DIVIDES_BY_RANGE = lazy_regex.compile(r"\(\s*" + _NAME + r"\s*-\s*(?P<low>" + _NAME + r")\s*\)\s*/\s*\(\s*" + _NAME +
+                                      r"\s*-\s*(?P=low)\s*\)|/\s*\(\s*[\w.\[\]]{0,40}\bmax\w*(?:\([^()\n]{0,30}\))?\s*-\s*"
+                                      r"[\w.\[\]]{0,40}\bmin\w*(?:\([^()\n]{0,30}\))?\s*\)|/\s*(?:np|numpy)\.ptp\(|/\s*[\w.\[\]]{1,40}\.ptp\(")
 
 
 def std_division_warned(prose: str) -> tuple[str, str] | None:
-    """(the warning's words, the echoed line) where NumPy warned at a line that divides by a standard deviation with
-    nothing added to it (DIVIDES_BY_STD), else None."""
+    """(the warning's words, the echoed line) where NumPy warned at a line that divides by a spread with nothing added
+    to it -- a standard deviation (DIVIDES_BY_STD) or a range (DIVIDES_BY_RANGE) --, else None."""
     for m in itertools.islice(DIVIDE_WARNED.finditer(prose), 10):
-        if DIVIDES_BY_STD.search(m.group("line")):
+        if DIVIDES_BY_STD.search(m.group("line")) or DIVIDES_BY_RANGE.search(m.group("line")):
             return f"{m.group('what')} encountered in divide", " ".join(m.group("line").split())
     return None
 
@@ -645,7 +656,7 @@ def _std_of(prose: str, division: re.Match) -> re.Match | None:
     said = division.group(0)
     if not _STD_CALL.search(said):
         name = _DIVISOR_NAME.search(said)
-        made = name and list(itertools.islice(re.compile(r"(?m)^[ \t]*" + re.escape(name.group(1))
+        made = name and list(itertools.islice(re.compile(r"(?m)^[ \t]*(?:self\.)?" + re.escape(name.group(1))
                                                          + r"\s*=(?!=)[^\n]{0,160}").finditer(prose, 0, division.start()),
                                               50))
         # (the nearest making before the division, as that division sees it: with a guard -- `+ 1e-5`, a clamp, a

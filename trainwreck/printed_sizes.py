@@ -1,8 +1,10 @@
 """What a paste prints of its targets' and its inputs' size: an array's min, max, mean or std as the run printed them.
 
-Three forms are read, each naming the array:
+Four forms are read, each naming the array:
 - a print of calls and what it printed: `print(y.min(), y.max(), y.mean())` -> `251.35 306.95 283.71`, after an
   arrow or a comment on its line, or alone on the next;
+- a print of its shape or dtype beside its statistics, and the line of the run's output that is exactly what that
+  print writes, wherever it is: `print(X.shape, X.dtype, X.min(), X.max())` ... `(200, 256, 256, 1) float32 96.0 4095.0`;
 - an interpreter's line and its tuple: `>>> X.shape, X.dtype, X.min(), X.max()` over
   `((6985, 128, 173, 1), dtype('float32'), 0.0, 8934.207)`;
 - a line of statistics: "target stats on train: mean 412.3, std 803.6".
@@ -19,6 +21,7 @@ pre-activations about that many times a unit-scale input's (WR-330's Why).
 """
 from __future__ import annotations
 
+import itertools
 import math
 import re
 
@@ -94,6 +97,47 @@ def _printed_calls(prose: str, kind: str) -> tuple[dict[str, float], str] | None
     return None
 
 
+# ... or a print of several things about one array, its shape and dtype beside its statistics (`print(X.shape,
+# X.dtype, X.min(), X.max())`), and the line it printed wherever the paste shows the run's output: the first later
+# line that is exactly what print() writes for those arguments, each in its own form, one space between
+# (`(200, 256, 256, 1) float32 96.0 4095.0`)
+PRINT_CALL = lazy_regex.compile(r"(?m)^[ \t]*print(?=\()")
+_SHAPE = (r"(?:\((?:\d+,[ \t]*)*\d*,?\)|torch\.Size\(\[[\d, \t]*\]\)|\(?TensorShape\(\[[\w, \t]*\]\)\)?)")
+_DTYPE = r"(?:torch\.|<dtype:[ \t]*')?(?:u?int|float|bfloat|complex|bool)\d*'?>?"
+_FIELD_SCALAR = (r"(?:(?:np|numpy)\.\w+\(|tensor\()?(" + NUMBER + r")(?:,[ \t]*(?:device|dtype|grad_fn|requires_grad)"
+                 r"[ \t]*=[ \t]*[^()\n]*)?\)?")
+OUTPUT_REACH = 4000
+
+
+def _printed_apart(prose: str, kind: str) -> tuple[dict[str, float], str] | None:
+    for p in itertools.islice(PRINT_CALL.finditer(prose), 50):
+        args = [a.strip() for a in (arguments(prose, p.end()) or [])]
+        fields, stats, names = [], [], set()
+        for arg in args:
+            call, name = _ONE_CALL[kind].fullmatch(arg), re.fullmatch(r"(\w+)\.(shape|dtype)", arg)
+            if call:
+                names.add(call.group("n0") or call.group("m0"))
+                stats.append(call.group("s0") or call.group("f0"))
+                fields.append(_FIELD_SCALAR)
+            elif name:
+                names.add(name.group(1))
+                fields.append(_SHAPE if name.group(2) == "shape" else _DTYPE)
+            else:
+                break
+        else:
+            # (one array, asked for its statistics each once, beside one thing more: two bare numbers are
+            # _printed_calls')
+            if len(names) != 1 or not stats or len(set(stats)) != len(stats) or len(fields) == len(stats):
+                continue
+            line = re.compile(r"(?m)^[ \t]*" + r"[ \t]+".join(fields) + r"[ \t]*\r?$")
+            out = line.search(prose, prose.find("\n", p.end()) + 1, p.end() + OUTPUT_REACH)
+            if out:
+                numbers = [float(v) for v in out.groups()]
+                return dict(zip(stats, numbers)), (f"{' '.join(prose[p.start():prose.find(chr(10), p.end())].split())}"
+                                                   f" -> {' '.join(out.group(0).split())}")
+    return None
+
+
 def _repl_tuple(prose: str, kind: str) -> tuple[dict[str, float], str] | None:
     for m in REPL.finditer(prose):
         exprs = arguments("(" + m.group("expr") + ")", 0)
@@ -151,7 +195,8 @@ def _the_models(prose: str, quoted: str) -> bool:
 def target_size_printed(prose: str, first_loss: float | None = None) -> str:
     """The fact, when the paste prints its targets' statistics and their typical size is RAW_SIZE or more, else "".
     Not where the first loss printed (`first_loss`) is START_FAR_BELOW times or more below their mean square."""
-    found = _printed_calls(prose, "targets") or _repl_tuple(prose, "targets") or _stats_line(prose)
+    found = (_printed_calls(prose, "targets") or _repl_tuple(prose, "targets") or _printed_apart(prose, "targets")
+             or _stats_line(prose))
     if found is None or _the_models(prose, found[1]):
         return ""
     stats, quoted = found
@@ -168,7 +213,7 @@ def target_size_printed(prose: str, first_loss: float | None = None) -> str:
 def input_range_printed(prose: str) -> str:
     """The fact, when the paste prints an input's largest (or smallest) value and its size is RAW_SIZE or more, else
     ""."""
-    found = _printed_calls(prose, "inputs") or _repl_tuple(prose, "inputs")
+    found = _printed_calls(prose, "inputs") or _repl_tuple(prose, "inputs") or _printed_apart(prose, "inputs")
     if found is None or _the_models(prose, found[1]):
         return ""
     stats, quoted = found

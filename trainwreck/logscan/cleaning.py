@@ -117,6 +117,12 @@ def cleaned(data: bytes) -> tuple[bytes, int]:
     return data, added
 
 
+# What a launcher of several processes puts before each line one of them prints, its separating space included: Ray's
+# `(ClientAppActor pid=48214) ` and `(pid=123, ip=10.0.0.2) `, torchrun's `[rank0]: ` and `[default0]:` (its role and
+# local rank, no space after). The worker's own text follows it unchanged -- the source line Python echoes under a
+# warning, indented, too (str, for the readers of the prose).
+WORKER_PREFIX = r"(?:\((?:\w+ )?pid=\d+(?:, ip=[\d.]+)?\) |\[rank\d+\]: |\[default\d+\]:)"
+
 # Python prints a warning as `file.py:12: RuntimeWarning: overflow encountered in exp` followed by the line of
 # source that raised it, indented (warnings.formatwarning): `  loss = -1/m * np.sum(...)` is code, not a loss of -1.
 # Not for code Python has no source of (`<stdin>`, `<string>`, `<console>`, a frozen module): it echoes nothing
