@@ -94,3 +94,36 @@ def test_a_higher_rate_that_broke_later_is_no_lower_rate_putting_it_off():
     from trainwreck.rate_tried import lr_tried
     assert lr_tried("With lr=0.1 it trains fine. With lr=0.01 it explodes at epoch 3. "
                     "With lr=0.03 it explodes too, just later.") == "failed"
+
+
+PIX2PIX = ("pix2pix from scratch: the discriminator ends up calling every fake real, D fake loss keeps climbing\n"
+           "```python\nfor epoch in range(n_epochs):\n    for i, (real_A, real_B) in enumerate(loader):\n"
+           "        optimizer_G.zero_grad()\n        optimizer_D.zero_grad()\n"
+           "        fake_B = G(real_A)\n        pred_fake = D(torch.cat([real_A, fake_B], 1))\n"
+           "        loss_G = criterion_GAN(pred_fake, torch.ones_like(pred_fake)) + 100 * criterion_L1(fake_B, real_B)\n"
+           "        loss_G.backward()\n        optimizer_G.step()\n"
+           "        pred_fake = D(torch.cat([real_A, fake_B.detach()], 1))\n"
+           "        loss_D = 0.5 * (real_loss + criterion_GAN(pred_fake, torch.zeros_like(pred_fake)))\n"
+           "        loss_D.backward()\n        optimizer_D.step()\n```\n" + LOG)
+
+
+def test_a_gan_loop_that_clears_the_discriminator_only_before_the_generator_s_backward_carries_it_into_d_s_step():
+    """Both optimizers cleared at the top, the generator's loss (computed through D) backward, G's step, then D's own
+    backward and step: D's step applies loss_G's gradient too (WR-260's page). Not where D is cleared again before its
+    own backward, nor where the paste freezes D for G's step, nor where D goes first (its step precedes G's backward)."""
+    from trainwreck.gradient_clearing import carried_into_the_discriminator
+
+    assert carried_into_the_discriminator(PIX2PIX) == ("optimizer_D", "loss_G", "optimizer_G")
+    d = diagnosis(PIX2PIX)
+    assert d.matches[0].entry.id == "WR-260" and d.matches[0].parts["cleared-outside"] > 0
+    assert "`optimizer_D`'s step applies `loss_G`'s gradient as well" in " ".join(d.matches[0].evidence)
+    cleared_again = PIX2PIX.replace("        loss_D.backward()", "        optimizer_D.zero_grad()\n        loss_D.backward()")
+    assert carried_into_the_discriminator(cleared_again) is None
+    assert carried_into_the_discriminator(PIX2PIX.replace("        fake_B = G(real_A)",
+                                                          "        set_requires_grad(D, False)\n        fake_B = G(real_A)")) is None
+    module_cleared = PIX2PIX.replace("        loss_D.backward()", "        D.zero_grad()\n        loss_D.backward()")
+    assert carried_into_the_discriminator(module_cleared) is None
+    d_first = ("```python\nfor real, z in loader:\n    opt_d.zero_grad()\n    opt_g.zero_grad()\n"
+               "    d_loss = bce(D(real), ones) + bce(D(G(z).detach()), zeros)\n    d_loss.backward()\n    opt_d.step()\n"
+               "    g_loss = bce(D(G(z)), ones)\n    g_loss.backward()\n    opt_g.step()\n```\n")
+    assert carried_into_the_discriminator(d_first) is None

@@ -289,3 +289,36 @@ def test_jax_multisteps_averages_and_a_carried_accumulator_reproduces_the_mistak
     assert out["fixed"][-1] == pytest.approx(wr260.train(wr260.RATE, 300, wr260.MOMENTUM)["loss"][-1], rel=1e-3)
     assert out["grad_line"].startswith("def grad(")
     assert out["multisteps_line"] == "class MultiSteps:"
+
+
+def test_pytorch_a_generator_s_backward_through_the_discriminator_fills_its_gradients_and_d_s_step_adds_them():
+    """The page: cleared once at the top of a GAN's iteration, the discriminator's buffers hold the generator's loss's
+    gradient when its own backward() adds to them, and that part moves it to call the fakes real."""
+    out = framework_runner.run("torch", textwrap.dedent("""
+        import json, torch
+        torch.manual_seed(0)
+        G, D = torch.nn.Linear(2, 2), torch.nn.Sequential(torch.nn.Linear(2, 1))
+        bce = torch.nn.BCEWithLogitsLoss()
+        z, real = torch.randn(8, 2), torch.randn(8, 2) + 3
+        ones, zeros = torch.ones(8, 1), torch.zeros(8, 1)
+        G.zero_grad(); D.zero_grad()
+        loss_G = bce(D(G(z)), ones)
+        loss_G.backward()
+        from_g = D[0].weight.grad.clone()
+        fake = G(z).detach()
+        loss_D = bce(D(real), ones) + bce(D(fake), zeros)
+        own = torch.autograd.grad(loss_D, D[0].weight, retain_graph=True)[0]
+        loss_D.backward()
+        summed = D[0].weight.grad.clone()
+        # one plain step down the generator's part alone: does D then call the fakes more real?
+        before = torch.sigmoid(D(fake)).mean().item()
+        with torch.no_grad():
+            D[0].weight -= 0.5 * from_g
+        after = torch.sigmoid(D(fake)).mean().item()
+        print(json.dumps({"from_g": from_g.abs().sum().item(), "sum_ok": bool(torch.allclose(summed, from_g + own)),
+                          "before": before, "after": after}))
+    """))
+    assert out["from_g"] > 0 and out["sum_ok"]
+    assert out["after"] > out["before"]
+    assert_entry_says("WR-260", ["its `backward()` fills the discriminator's buffers too",
+                                 "the generator's part moves it to call the fakes real"])
