@@ -54,6 +54,11 @@ def test_a_loss_said_to_fall_then_climb_back_within_each_epoch_is_a_climb_said()
     assert not loss_climb_said("The validation loss plateaued for many epochs in a row, then increased patience to 20")
     assert not loss_climb_said("The training loss goes down steadily, but the validation accuracy increases")
     assert not loss_climb_said("The loss went down smoothly over ten epochs while the batch size grows each stage")
+    # (or it "gets worse", or "drifts back up", after its fall: the loss's own verbs for a climb)
+    assert loss_climb_said("Loss improves at the start of every epoch, then gets worse until the epoch ends")
+    assert loss_climb_said("The first hundred steps look great, then the loss drifts back up")
+    assert not loss_climb_said("The loss improves at first, then the accuracy gets worse")
+    assert not loss_climb_said("The loss never drifts back up")
 
 
 def test_gradients_cleared_once_per_epoch_beside_a_loss_said_to_climb_back_names_wr260():
@@ -345,6 +350,27 @@ def test_anomaly_modes_message_at_the_losss_own_backward_does_not_outrank_a_cons
     born = CROPS.replace("CtcLossBackward0", "LogBackward0")
     assert "item-std-unguarded" not in weighed_parts(born, "WR-060")
 
+
+INSTANCE_NORM = ("Loss goes nan within the first epoch, at a different iteration each run.\n"
+                 "ep 0 | it  100 | loss 1.2734\nep 0 | it  200 | loss 0.9981\nep 0 | it  237 | loss nan\n"
+                 "ep 0 | it  300 | loss nan\n\nclass RevIN(nn.Module):\n    def forward(self, x):\n"
+                 "        self.mean = x.mean(dim=1, keepdim=True).detach()\n"
+                 "        self.stdev = x.std(dim=1, keepdim=True, unbiased=False).detach()\n"
+                 "        x = (x - self.mean) / self.stdev\n        return x\n")
+
+
+def test_a_module_s_own_std_divided_by_is_read_as_the_std_it_keeps():
+    """A normalisation written as a module keeps its statistics on itself (RevIN's `self.stdev`): the division by
+    `self.stdev` is a division by a std, and the line that sets `self.stdev` says over which axes -- the time axis,
+    one std per window, so a window of equal values is 0/0 at whatever batch holds it (WR-060). With eps added where it
+    is made, it is guarded."""
+    parts = weighed_parts(INSTANCE_NORM, "WR-060")
+    assert parts["item-std-unguarded"] > 0
+    assert diagnosis(INSTANCE_NORM).matches[0].entry.id == "WR-060"
+    guarded = INSTANCE_NORM.replace("unbiased=False).detach()", "unbiased=False).detach() + 1e-5")
+    assert "item-std-unguarded" not in weighed_parts(guarded, "WR-060")
+    over_batch = INSTANCE_NORM.replace("x.std(dim=1,", "x.std(dim=0,")
+    assert "item-std-unguarded" not in weighed_parts(over_batch, "WR-060")
 
 @OPT_IN
 def test_pytorch_reports_a_forward_nan_at_the_losss_own_backward():

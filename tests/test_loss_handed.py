@@ -192,6 +192,29 @@ def test_a_softmax_set_to_a_name_and_that_name_handed_to_cross_entropy_is_the_pa
     assert probabilities_handed(bce.replace("nn.BCELoss()", "torch.nn.BCEWithLogitsLoss()")).group("name") == "probs"
 
 
+SEMANTIC_RENDER = ("# in forward(), per sample\nsem_logits = self.semantic_linear(h)\nsem = torch.softmax(sem_logits, dim=-1)\n"
+                   "# in raw2outputs\nsem_map = torch.sum(weights[..., None] * sem, -2)    # (N_rays, 20)\n"
+                   "crossentropy = nn.CrossEntropyLoss()\nsem_loss = crossentropy(sem_map, sem_gt)\n")
+
+
+def test_a_sum_or_a_mean_of_a_softmax_s_output_handed_to_cross_entropy_is_still_probabilities():
+    """A renderer's weighted sum of per-sample softmax outputs (or an ensemble's mean of them) is a mix of probability
+    vectors: handed to CrossEntropyLoss, which applies its own log-softmax, it is the pairing too (WR-130), and the
+    evidence shows the line that mixes them. A log of the mix, or a mix never handed to the loss, is not."""
+    from trainwreck.loss_inputs import mixed_from, probabilities_handed
+
+    found = probabilities_handed(SEMANTIC_RENDER)
+    assert found.group("name") == "sem" and mixed_from(SEMANTIC_RENDER, found).group("name") == "sem_map"
+    d = diagnosis("The semantic loss drops at first, then flattens at 2.08 forever.\n" + SEMANTIC_RENDER)
+    top = d.matches[0]
+    assert top.entry.id == "WR-130" and top.parts["pairing"] > 0
+    assert ("then `sem_map` to a sum or a mean of them (`sem_map = torch.sum(weights[..., None] * sem, -2)`): a mix of "
+            "probabilities, not logits, and its loss, `crossentropy`, applies its own log-softmax") in " ".join(top.evidence)
+    assert probabilities_handed(SEMANTIC_RENDER.replace("sem_map = torch.sum(", "sem_map = torch.log(torch.sum(")) is None
+    assert probabilities_handed(SEMANTIC_RENDER.replace("crossentropy(sem_map,", "crossentropy(sem_logits_map,")) is None
+    ensemble = "probs = torch.softmax(model(x), dim=1)\navg = probs.mean(0)\nloss = F.cross_entropy(avg, y)\n"
+    assert probabilities_handed(ensemble).group("name") == "probs"
+
 def test_kerass_from_logits_warning_says_the_loss_was_computed_from_the_logits():
     """ux_review_s65 6 (ux_review_s64 10): Keras's "received `from_logits=True`, but the `output` argument was produced by a
     Sigmoid activation" alone named WR-130 and its fix. The TensorFlow backend raises it exactly where it found the logits

@@ -46,3 +46,39 @@ def test_a_falling_curve_beside_the_gap_is_read_for_the_pastes_constructs():
     # (the same paste without the words is a healthy run, and a question is no gap said)
     assert diagnosis(CODE + CURVE).verdict == "healthy"
     assert diagnosis("Is it much worse than the notebooks?\n\n" + CODE + CURVE).verdict == "healthy"
+
+
+def test_a_run_said_to_do_far_worse_than_a_constant_prediction_is_short_of_the_trivial_reference():
+    """Predicting the targets' mean (a constant, the majority class) is a reference any model matches with its
+    output's bias alone, and a linear fit one that a working network should at least match: a run said to do worse
+    than either has a bug, whatever its loss does -- and the Read: line says that reference, not "the same setup does
+    better there"."""
+    for said in ("So 9 eV is way worse than just predicting the average energy for every structure.",
+                 "The MAE is much worse than predicting the training mean.",
+                 "Accuracy is far below always predicting the majority class."):
+        assert short_of_reference_said(said), said
+    for other in ("It is not much worse than predicting the mean.", "Is it much worse than predicting the mean?",
+                  "Predicting the mean is much worse than my model."):
+        assert not short_of_reference_said(other), other
+    from trainwreck.diagnose_report import report
+    text = ("The test MAE ends far worse than just predicting the mean of the targets.\n\n" + CODE + CURVE)
+    assert "Read: the report says this run does worse than a constant prediction or a linear fit" in report(diagnosis(text))
+    # (a linear fit on the same features is such a reference too, with or without a word of how far)
+    assert short_of_reference_said("So the NN is actually worse than linear regression after 100 epochs.")
+    assert not short_of_reference_said("The NN is worse than the paper after 100 epochs.")
+    assert not short_of_reference_said("Linear regression is worse than my network.")
+
+
+def test_a_loss_still_enormous_in_a_regression_said_to_do_worse_than_a_linear_fit_is_raw_targets():
+    """A squared error still of order 1e11 at its last value, in a regression the words say does worse than linear
+    regression: errors of about its root, targets in their raw units (WR-360) -- as where the words say it does not
+    learn. The same log without those words says nothing: a loss in raw units may be a run learning in them."""
+    log = "".join(f"Epoch {e}/34\n541/541 ━━━━━━━━━━━━━━━━━━━━ 1s 2ms/step - loss: {v} - mae: {m}\n" for e, v, m in [
+        (13, "386412969984.0000", "517943.1250"), (14, "377205358592.0000", "510364.3750"),
+        (15, "367905996800.0000", "502627.5625"), (34, "198874284032.0000", "335417.8125")])
+    said = "House price regression, Keras MLP, loss mse. The NN is actually worse than linear regression.\n" + log
+    top = diagnosis(said).matches[0]
+    assert top.entry.id == "WR-360" and top.parts["raw-targets"] > 0
+    assert "in a run the words say falls far short of what it is compared with" in " ".join(top.evidence)
+    assert "raw-targets" not in {k for m in diagnosis(said.replace(" The NN is actually worse than linear regression.",
+                                                                   "")).matches for k in m.parts}

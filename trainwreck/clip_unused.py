@@ -136,9 +136,16 @@ def discarded_clip(prose: str) -> tuple[str, str] | None:
 # (torch/optim/optimizer.py at v2.13.0: `param_groups = list(params)`), so a clip_grad_norm_ given the same name
 # afterwards finds no tensors, clips nothing and returns a norm of 0 (at v2.13.0 it also warns that the generator is
 # empty). The name bound to the generator itself (not to a list of it), given to an optimizer's constructor, then to
-# the clip, and not bound again between.
+# the clip, and not bound again between. (Or any iterator of them, as once-only: itertools.chain of several modules'
+# parameters, over as many lines as it takes, or a generator expression over them.)
 PARAMETERS_BOUND = lazy_regex.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*=[ \t]*(?:[\w.]+\.parameters\(\)|"
-                                      r"filter\([^\n]*\.parameters\(\)\))[ \t]*(?:#[^\n]*)?$")
+                                      r"filter\([^\n]*\.parameters\(\)\)|"
+                                      r"(?:itertools\.)?chain\((?:[^()]|\((?:[^()]|\(\))*\)){0,600}?\.parameters\(\)"
+                                      r"(?:[^()]|\((?:[^()]|\(\))*\)){0,600}?\)|"
+                                      r"\([ \t]*\w+[ \t]+for[ \t]+\w+[ \t]+in[ \t]+[\w.]+\.parameters\(\)[^()\n]{0,80}\))"
+                                      r"[ \t]*(?:#[^\n]*)?$")
+# (a name set to that iterator as it is, `self.params = params`: the same once-only iterator under another name)
+ALIAS_OF = r"(?m)^[ \t]*(?P<alias>(?:self\.)?[A-Za-z_]\w*)[ \t]*=[ \t]*%s[ \t]*(?:#[^\n]*)?$"
 OPTIMIZER_BUILT = r"\b(?:optim\.)?[A-Z]\w*\(\s*(?:params\s*=\s*)?%s\b"
 NORM_CLIPPED = r"\bclip_grad_norm_\(\s*(?:parameters\s*=\s*)?%s\b"
 
@@ -147,20 +154,23 @@ def spent_clip(prose: str) -> tuple[str, str] | None:
     """Where the pasted code gives clip_grad_norm_ the generator of parameters its optimizer already used up: what
     that says, and the fix."""
     for bound in itertools.islice(PARAMETERS_BOUND.finditer(prose), 5):
-        name = re.escape(bound.group("name"))
         rest = prose[bound.end():]
-        built = re.search(OPTIMIZER_BUILT % name, rest)
+        aliases = [a.group("alias") for a in itertools.islice(re.finditer(ALIAS_OF % re.escape(bound.group("name")), rest), 3)]
+        names = "(?:" + "|".join(re.escape(n) for n in [bound.group("name"), *aliases]) + ")"
+        built = re.search(OPTIMIZER_BUILT % names, rest)
         # (a clip on a line of code, not a comment's; with the name not bound again between, nor a function's parameter)
-        clipped = next((c for c in re.finditer(NORM_CLIPPED % name, rest[built.end():])
+        clipped = next((c for c in re.finditer(NORM_CLIPPED % ("(?P<clipped>" + names + ")"), rest[built.end():])
                         if not rest[built.end():][:c.start()].rsplit("\n", 1)[-1].lstrip().startswith("#")),
                        None) if built else None
         between = rest[:built.end() + clipped.start()] if clipped else ""
+        name = re.escape(bound.group("name"))
         if clipped is None or re.search(rf"(?m)^[ \t]*{name}[ \t]*=|\bdef\s+\w+\([^)]*\b{name}\b", between):
             continue
         given = " ".join(bound.group(0).split())
+        given = given if len(given) <= 80 else given[:60].rstrip() + " ...)"
         return (f"gradient clipping never shortened an update: `{given}` can be iterated only once, the optimizer's "
-                f"constructor used it up, and `clip_grad_norm_({bound.group('name')}, ...)` finds no tensors: it clips "
-                "nothing and returns a norm of 0",
+                f"constructor used it up, and `clip_grad_norm_({clipped.group('clipped')}, ...)` finds no tensors: it "
+                "clips nothing and returns a norm of 0",
                 f"Give the clip the parameters themselves: `clip_grad_norm_(model.parameters(), max_norm)`, or bind a "
                 f"list once (`{bound.group('name')} = list(model.parameters())`) for the optimizer and the clip; then "
                 "check, as the entry's fix says, how many steps it clips.")

@@ -29,6 +29,7 @@ from .logscan.evidence import only, with_values, without_first
 from .logscan.dialects.prose_values import DIALECT as SENTENCE_VALUES
 from .logscan.hidden import with_hidden
 from .logscan.layout import validation_rows
+from .logscan.cleaning import WORKER_PREFIX
 from .logscan.messages import WARNING
 from .logscan.numbers import to_float
 from .logscan.positions import at_its_start, counted_on, epoch_on, last_epoch, named_step, starts_again, step_number
@@ -52,7 +53,7 @@ from .normals import (BENIGN_WARNINGS, NATS_BITS, Normal, RESTARTED, UNIFORM_STA
                       normals_asked)
 from .precision_said import precision_face
 from .rate_tried import lr_tried, rate_zero_failed
-from .run_said import (STUCK, loss_climb_said, says_failure, says_not_learning, short_of_reference_said,
+from .run_said import (BELOW_A_CONSTANT, STUCK, loss_climb_said, says_failure, says_not_learning, short_of_reference_said,
                        untrained_output_nonfinite)
 from .schedule_said import restarts_said
 from .sentences import YES_NO, mostly_prose
@@ -490,9 +491,13 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     # (a healthy-looking curve beside words that the run falls far short of its reference: why the paste's constructs
     # were read as a run gone wrong)
     if sig.name == "healthy" and matches and (short := short_of_reference_said(ev.prose)):
-        read.append(("", f"the report says this run falls far short of the one it is compared with (\"{short}\"): the "
-                         "same setup does better there, so the paste was read for what this run does differently, "
-                         "though its own loss falls"))
+        read.append(("", f"the report says this run does worse than a constant prediction or a linear fit "
+                         f"(\"{short}\"), a reference a working network should at least match: so the paste was "
+                         "read for what this run does wrong, though its own loss falls"
+                     if BELOW_A_CONSTANT.search(short) else
+                     f"the report says this run falls far short of the one it is compared with (\"{short}\"): the "
+                     "same setup does better there, so the paste was read for what this run does differently, "
+                     "though its own loss falls"))
     if zero is not None and w.declarers.get(SAME_AS):
         read.append((WHY, f'message "{MESSAGE}" (line {ev.messages[zero][1]}): {WHY}; weighed for '
                           f"{', '.join(w.declarers[SAME_AS])}, whose failure that is"))
@@ -1058,7 +1063,7 @@ ASKED_ONLY = frozenset({"diverge", "overflow"})
 
 
 # A RuntimeWarning and the source line Python prints under it: the line where the warning was raised
-WARNING_AT = lazy_regex.compile(r"RuntimeWarning: [^\n]*\n[ \t]+(?P<line>[^\n]+)")
+WARNING_AT = lazy_regex.compile(r"RuntimeWarning: [^\n]*\n" + WORKER_PREFIX + r"?[ \t]+(?P<line>[^\n]+)")
 CODE_SPAN = lazy_regex.compile(r"\(`([^`\n]+)`\)")
 
 

@@ -485,12 +485,35 @@ def _logits_losses(code: str) -> str:
             + r"\([^()\n]*\)" + "".join("|" + re.escape(n) for n in named))
 
 
-def logits_loss_handed(code: str, set_at: re.Match) -> str:
+# A name set, after the probabilities', to a sum or a mean of them (a volume renderer's `sem_map = torch.sum(weights[...,
+# None] * sem, -2)`, an ensemble's `probs.mean(0)`): a mix of probability vectors, still no logits (a renderer's weights,
+# at most 1 in all, or a mean, keep its entries in [0, 1]). Not a log, an exp or an argmax of them: CrossEntropyLoss of
+# a log_softmax is right, as log_softmax is idempotent.
+ASSIGNED_LINE = lazy_regex.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,30})[ \t]*=[ \t]*(?P<rhs>[^\n]{1,200})$")
+MIXES = lazy_regex.compile(r"\b(?:torch|np|jnp|tf)\.(?:sum|mean|einsum|matmul|bmm)\(|\.(?:sum|mean)\(|\breduce_(?:sum|mean)\(")
+NOT_A_MIX = lazy_regex.compile(r"\b(?:log\w*|exp\w*|argmax|softmax|sigmoid)\b")
+
+
+def mixed_from(code: str, set_at: re.Match) -> re.Match | None:
+    """The first later assignment that sets a name to a sum or a mean over the name `set_at` sets (MIXES), or None."""
+    name = re.compile(r"(?<![\w.])" + re.escape(set_at.group("name")) + r"\b")
+    return next((m for m in itertools.islice(ASSIGNED_LINE.finditer(code, set_at.end()), 200)
+                 if m.group("name") != set_at.group("name") and name.search(m.group("rhs"))
+                 and MIXES.search(m.group("rhs")) and not NOT_A_MIX.search(m.group("rhs"))), None)
+
+
+def handed_itself(code: str, set_at: re.Match) -> str:
     """The loss that applies its own softmax or sigmoid that the code hands the name `set_at` sets, after it, as it is
     called, or ""."""
     called = re.compile(r"(?<![\w.])(?P<loss>" + _logits_losses(code) + r")\(\s*" + re.escape(set_at.group("name"))
                         + r"\b").search(code, set_at.end())
     return called.group("loss") if called else ""
+
+
+def logits_loss_handed(code: str, set_at: re.Match) -> str:
+    """handed_itself, for the name `set_at` sets or else for a sum or a mean of it (mixed_from); or ""."""
+    return handed_itself(code, set_at) or ((mixed := mixed_from(code, set_at)) is not None and handed_itself(code, mixed)
+                                           or "")
 
 
 # ... or a box predictor of torchvision's detection models (`model.roi_heads.box_predictor = MyPredictor(...)`) whose

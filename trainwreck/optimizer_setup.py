@@ -110,6 +110,13 @@ _RATE_VALUE = r"['\"]?(?:lr|learning_rate)['\"]?[ \t]*[:=][ \t]*(?P<rate>(?:\d+(
 HIGH_ADAPTIVE_CONFIG = lazy_regex.compile(r"(?i)(?<![\w-])(?:" + _OPT_VALUE + r"[^\n{}]{0,200}?(?<![\w-])" + _RATE_VALUE + "|"
                                           + _RATE_VALUE.replace("?P<rate>", "?P<rate2>") + r"[^\n{}]{0,200}?(?<![\w-])"
                                           + _OPT_VALUE.replace("?P<opt>", "?P<opt2>") + ")")
+# ... or a run's log line that names the optimizer by its class and prints its rate after it (Cellpose's `>>> AdamW,
+# learning_rate=0.10000, weight_decay=0.00010`, `Optimizer: Adam (lr=0.3)`): a printed `=` or `:`, not a sentence's
+# "a learning rate of" -- rates a person lists as tried are rate_tried's -- and no other optimizer named between
+_OTHER_OPTIMIZER = r"\b(?:SGD|Adam\w*|NAdam|Nadam|RMSprop|Adagrad|Adadelta|Lion|Adafactor|LAMB|LARS|Lamb)\b"
+HIGH_ADAPTIVE_PRINTED = lazy_regex.compile(r"(?<![\w.-])(?P<opt>Adam|AdamW|Adamax|NAdam|Nadam|RMSprop)\b(?![(.])"
+                                           r"(?:(?!" + _OTHER_OPTIMIZER + r")[^\n{}]){0,80}?(?<![\w-])(?:lr|learning_rate)"
+                                           r"[ \t]*[:=][ \t]*(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])")
 RATE_A_FACTOR = lazy_regex.compile(r"(?i)\bnoam\b|decay_method|rsqrt|inverse_sqrt")
 _NAMES = {name.lower(): name for name in ("Adam", "AdamW", "Adamax", "NAdam", "RMSprop")}
 
@@ -142,7 +149,8 @@ def high_adaptive_rate(prose: str) -> str:
     m = next((m for m in itertools.chain(HIGH_ADAPTIVE_RATE.finditer(prose), OPTAX_RATE.finditer(prose))
               if float(m.group("rate")) >= HIGH_ADAPTIVE_AT), None)
     named = _rate_named(prose) if m is None else None
-    config = next((c for c in itertools.islice(HIGH_ADAPTIVE_CONFIG.finditer(prose), 5)
+    config = next((c for c in itertools.chain(itertools.islice(HIGH_ADAPTIVE_CONFIG.finditer(prose), 5),
+                                              itertools.islice(HIGH_ADAPTIVE_PRINTED.finditer(prose), 5))
                    if float(c.group("rate") or c.group("rate2")) >= HIGH_ADAPTIVE_AT), None) \
         if m is None and named is None and not RATE_A_FACTOR.search(prose) else None
     fastai = _fastai_rate(prose) if m is None and named is None and config is None else None

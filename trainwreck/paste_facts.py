@@ -32,7 +32,7 @@ from .exp_limits import exp_overflow
 from .frozen_said import (dead_layer_printed, dead_units_said, froze_after_jumps_said, one_output_untrained, units_alike_said, weights_frozen_said,
                           width_changes_nothing_said)
 from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALLED, accumulated_undivided,
-                                cleared_after, cleared_only_when, cleared_outside, clears, jax_accumulator_never_reset, numpy_buffer_never_reset,
+                                carried_into_the_discriminator, cleared_after, cleared_only_when, cleared_outside, clears, jax_accumulator_never_reset, numpy_buffer_never_reset,
                                 optimizer_never_cleared, copy_cleared)
 from .gradient_norms import activations_grow_with_depth, gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
 from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, feature_scales_printed, per_item,
@@ -262,13 +262,15 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # (one value will do, a run's summary: the words say the run never learnt)
     elif regressor and ev.first_nonfinite is None and (ev.count >= 3 and ENORMOUS_START <= ev.last < ev.head[0]
                                                        or ev.count == 1 and ev.last >= ENORMOUS_START) \
-            and says_not_learning(ev.prose) and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"] \
+            and ((not_learning := says_not_learning(ev.prose)) or short_of_reference_said(ev.prose)) \
+            and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"] \
             and "inputs" not in scaled["unscaled"]:
         size = (f"an absolute error that large takes errors of about {fmt(ev.last)}" if absolute_loss(ev.prose)
                 else f"a squared error that large takes errors of about {fmt(math.sqrt(ev.last))} (its root)")
         still = "is still" if ev.count > 1 else "is"
+        words = "does not learn" if not_learning else "falls far short of what it is compared with"
         out["raw-targets"] = (f"{regressor} (a regression's run), and its loss {still} {fmt(ev.last)} at its last value "
-                              f"({ev.where(ev.count - 1)}), in a run the words say does not learn: {size}, targets in "
+                              f"({ev.where(ev.count - 1)}), in a run the words say {words}: {size}, targets in "
                               "their raw units")
     # ... and one whose first loss was ENORMOUS_START or more and fell, in a run gone wrong (one output for every input,
     # words that it does not learn): the first loss still says the targets' size -- a fresh network's outputs are near
@@ -447,6 +449,13 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                   f"only under `{condition}`, whose block takes no step: each step carries the "
                                   "gradients of every step since that condition last held (a gradient norm that climbs "
                                   "through each stretch between them and drops after it)")
+    elif went_wrong and (carried := carried_into_the_discriminator(ev.prose)):
+        d, loss, g = carried
+        out["cleared-outside"] = (f"the pasted GAN loop clears `{d}` only before `{loss}.backward()`, which runs through "
+                                  f"the discriminator (it judges the generator's fakes) and fills its gradients too; "
+                                  f"`{g}.step()` follows, then the discriminator's own backward() adds to them: `{d}`'s "
+                                  f"step applies `{loss}`'s gradient as well, one that moves the discriminator to call "
+                                  "the fakes real")
     # (a clip after the step beside a curve that is not a climb, which curve_shape reads as a climb despite clipping:
     # whatever broke the run, the unclipped run, the clip never touched it)
     if (went_wrong or CLIP_NO_EFFECT_SAID.search(told(ev.prose))) and sig.name != "climb-despite-clipping" \
@@ -708,9 +717,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # with nothing added: the warning says the division met 0/0 (invalid value) or x/0 (divide by zero) -- a std of 0,
     # an item or a column whose values are all equal, wherever in the run the data brought one)
     if (divided := std_division_warned(ev.prose)):
-        out["std-nan-printed"] = (f"NumPy warned at a division by a standard deviation with nothing added to it "
-                                  f"(\"{divided[0]}\" at `{divided[1]}`): the division met a standard deviation of 0, "
-                                  "an item (or a column) whose values are all equal -- 0/0 is nan, x/0 inf")
+        out["std-nan-printed"] = (f"NumPy warned at a division by a spread (a standard deviation or a range) with "
+                                  f"nothing added to it (\"{divided[0]}\" at `{divided[1]}`): the division met a spread "
+                                  "of 0, an item (or a column) whose values are all equal -- 0/0 is nan, x/0 inf")
     # (a constant column denied is none: "no nan, no constant columns")
     # (not a scale the model outputs, a Gaussian NLL's `/ sigma` with sigma sliced from y_pred: no data's deviation --
     # the first division by one that is not)

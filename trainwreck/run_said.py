@@ -324,7 +324,8 @@ def not_learning_sentences(text: str):
 # "the loss keeps going up", "it increases every epoch" -- not "during warmup the loss climbs a little, then it falls"
 LOSS_CLIMBS = lazy_regex.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,40}?\b(?:keeps?\s+|kept\s+|is\s+|starts?\s+|started\s+)?"
                                  r"(?:going\s+up|goes\s+up|went\s+up|climb\w*|increas\w*|ris(?:es|ing)|rose|grow\w*|explod\w*|"
-                                 r"diverg\w*|blows?\s+up|blew\s+up|cre(?:eps?|eping|pt)\s+up|(?:goes|going|went|comes|came|climbs?|"
+                                 r"diverg\w*|blows?\s+up|blew\s+up|cre(?:eps?|eping|pt)\s+up|drift(?:s|ed|ing)?\s+(?:back\s+)?up|"
+                                 r"(?:goes|going|went|comes|came|climbs?|"
                                  r"climbed|shoots?|shot|then)\s+"
                                  r"back\s+up)\b|"
                                  # (a loss that "gets worse" is one that climbs -- the loss's own verb, a word or two after
@@ -332,9 +333,10 @@ LOSS_CLIMBS = lazy_regex.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,40
                                  # be the run's result at a rate)
                                  r"\b(?:loss\w*|cost)\s+(?:\w+\s+){0,2}?(?:gets?|got|getting|becomes?|became)\s+worse\b|"
                                  # (a fall, then the climb, one clause after the other: "loss drops at the start of every
-                                 # epoch, then climbs back up" -- the verb after ", then" is the loss's, with no object of
-                                 # its own: not "then increased patience to 20")
+                                 # epoch, then climbs back up", "loss improves at first, then gets worse" -- the verb after
+                                 # ", then" is the loss's, with no object of its own: not "then increased patience to 20")
                                  r"\b(?:loss\w*|cost)\b(?:[^.;,\n]|\.\d){0,60}?,\s*(?:and\s+)?then\s+(?:climb\w*|ris(?:es|ing)|rose|"
+                                 r"(?:gets?|got|getting)\s+worse|"
                                  r"increas(?:es|ed)\b(?!\s+(?:the|my|a|an|our|its|\w+\s+to)\b)|"
                                  r"(?:goes|going|went|comes|came|shoots?|shot)\s+(?:back\s+)?up)\b")
 # (a fall said after the climb, not denied -- "it never comes back down" -- nor the rate's, "drops the learning rate";
@@ -559,6 +561,13 @@ def fell_then_broke(text: str, words: list[str]) -> bool:
 # runs faster": a speed); the turn in the sentences after it, not denied ("I never see it go back up"), of this run's
 # training (not a validation score's); and neither said of a changed run ("with a higher lr it drops faster than...").
 FASTER_THAN = lazy_regex.compile(r"(?i)\b(?:faster|quicker|more\s+quickly|more\s+rapidly)\s+than\b")
+TRIVIAL_PREDICTOR = (r"\s+(?:(?:just\s+|simply\s+|always\s+)?(?:predicting|guessing|outputting)\s+(?:the\s+|a\s+)?"
+                     r"(?:training\s+|train\s+)?(?:set\s+)?(?:mean|average|median|constant|zero|majority)\b|"
+                     # (or a linear model on the same features, which a network with a linear output contains)
+                     r"(?:a\s+|the\s+)?(?:plain\s+|simple\s+|basic\s+)?(?:sklearn\s+|scikit-learn\s+)?(?:linear|logistic|ridge)"
+                     r"\s+regression\b)")
+# (the trivial reference alone, for who must tell it from the others)
+BELOW_A_CONSTANT = lazy_regex.compile(r"(?i)" + TRIVIAL_PREDICTOR)
 REFERENCE = lazy_regex.compile(r"(?i)\s+(?:in\s+|with\s+|on\s+|for\s+|from\s+)?(?:the\s+|my\s+|our\s+|an?\s+|his\s+|her\s+|their\s+|"
                                r"\w+'s\s+)?(?:(?!(?:sgd|adam\w*|rmsprop|lr|batch|with|without|smaller|larger|higher|lower)\b)[\w'-]+\s+){0,3}?"
                                r"(?:reference|original|papers?'?s?|tutorials?'?s?|baselines?|official|repo\w*|"
@@ -566,6 +575,9 @@ REFERENCE = lazy_regex.compile(r"(?i)\s+(?:in\s+|with\s+|on\s+|for\s+|from\s+)?(
                                r"scripts?)\b|"
                                # (or what the reporter expected, where a turn follows that is not denied)
                                r"\s+(?:i\s+|we\s+)?(?:had\s+)?expected\b|"
+                               # (or the trivial predictor, a constant that every model starts able to match: "way worse
+                               # than just predicting the average energy")
+                               + TRIVIAL_PREDICTOR + "|"
                                # (or the same model in another framework or place, a port's twin: "faster than the same model
                                # did in Keras" -- not the same model at another setting of the reporter's, "at lr 0.01")
                                r"\s+(?:the\s+|my\s+|our\s+)?same\s+(?:model|network|net|architecture|code|setup)\s+"
@@ -610,7 +622,10 @@ def faster_start_said(text: str) -> str:
 # which seeds and versions explain; not denied, "not much worse than the paper"; not asked)
 SHORT_OF = lazy_regex.compile(r"(?i)\b(?:much|way|far|a\s+lot|significantly|substantially|dramatically|"
                               r"massively|hugely|considerably|miles)\s+(?:worse|lower|below|behind|weaker|poorer)\b"
-                              r"(?:\s+than\b)?")
+                              r"(?:\s+than\b)?|"
+                              # (any gap to a trivial reference, BELOW_A_CONSTANT's: "actually worse than linear
+                              # regression" -- a network that any constant or linear fit beats is broken)
+                              r"\b(?:worse|weaker|poorer)\s+than\b(?=" + TRIVIAL_PREDICTOR + r")")
 
 
 LOSS_WORD = lazy_regex.compile(r"(?i)\b(?:loss\w*|perplexity|ppl|error|wer|cer|rmse|mae|mse)\b")
@@ -645,7 +660,8 @@ def short_of_reference_said(text: str) -> str:
         lower = re.search(r"(?i)\b(?:lower|below)\b", m.group(0)) is not None
         # (not a yes/no question's, "is it much worse than the paper?": what told leaves is what the report tells)
         if reference is None or denied_before(text, m.start()) or CHANGED_RUN.search(before) \
-                or OWN_OR_SAME_RUN.search(reference.group(0)) or REFERENCE.search(before) \
+                or OWN_OR_SAME_RUN.search(reference.group(0)) and not BELOW_A_CONSTANT.match(reference.group(0)) \
+                or REFERENCE.search(before) \
                 or RESOURCE_WORD.search(sentence) or OTHERS_RUN.search(sentence) \
                 or GAP_TAKEN_BACK.search(text, reference.end(), end) or CHANGED_RUN.search(text[reference.end():end]) \
                 or m.group(0).lower() not in told(sentence) \
@@ -819,9 +835,34 @@ SWITCHED_FROM = lazy_regex.compile(r"(?i)(?:\b(?:switch\w*|mov\w*|chang\w*|went|
                                    r"\binstead\s+of|\bold|\breplac\w+|\bthan)\s+(?:the\s+|an?\s+|my\s+|our\s+)?$")
 
 
+# A metric's column printed beside the loss (Keras's `- mse: 0.0187`, `val_dice=0.71`): a value the log prints under that
+# name, which is not the name of the loss unless it says so (`bce_loss: 0.31`) or prints the loss's own value beside it
+# (`loss: 0.52 - mse: 0.52`, the loss compiled as a metric too) -- nor is that name where the words speak of the
+# column ("the mse/mae look OK")
+METRIC_COLUMN = lazy_regex.compile(r"[ \t]*[:=][ \t]*(?P<value>[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)")
+LOSS_COLUMN = lazy_regex.compile(r"(?<![\w.])loss[ \t]*[:=]?[ \t]*(?P<value>[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)")
+
+
+def _metric_columns(text: str, named: list[re.Match]) -> set[str]:
+    """The names (lowercased) among `named` that the log prints as a column of their own beside the loss, with a value
+    that is not the loss's on their line somewhere (see METRIC_COLUMN)."""
+    twins, apart = set(), set()
+    for m in named:
+        name = m.group(0).lower()
+        column = METRIC_COLUMN.match(text, m.end())
+        if "loss" in name or not column:
+            continue
+        line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+        loss = next(iter(LOSS_COLUMN.finditer(line)), None)
+        (twins if loss and float(loss.group("value")) == float(column.group("value")) else apart).add(name)
+    return apart - twins
+
+
 def _kind_of(text: str) -> str:
-    bounded = next((m for m in itertools.islice(BOUNDED_LOSS.finditer(text), 20)
-                    if not SWITCHED_FROM.search(text[max(0, m.start() - 80):m.start()])), None)
+    named = list(itertools.islice(BOUNDED_LOSS.finditer(text), 20))
+    columns = _metric_columns(text, named)
+    bounded = next((m for m in named if not SWITCHED_FROM.search(text[max(0, m.start() - 80):m.start()])
+                    and m.group(0).lower() not in columns), None)
     likelihood = (LIKELIHOOD.search(text) or MINUS_SCORE.search(text) or MINUS_SCORE_TRAINER.search(text)
                   or MINUS_SIMILARITY.search(text) or MINUS_RATIO.search(text))
     if bounded and not likelihood:

@@ -36,7 +36,7 @@ from .loss_inputs import (DENSE, FROM_LOGITS, own_normaliser, KERAS_CROSSENTROPY
                           tf_op_on_model_output,
                           OTHER_BACKEND, PROBABILITY_LOSS_WORDS, TF_BACKEND, TORCH_LOGITS_LOSS, impossible_negative,
                           MODEL_ENDS_SAID, PROBABILITY_NAMED, distribution_on_probabilities, logits_loss_handed,
-                          model_ends_said, model_output, output_of_generator, negative_shown, probabilities_handed, box_predictor_probabilities,
+                          model_ends_said, model_output, output_of_generator, negative_shown, probabilities_handed, mixed_from, handed_itself, box_predictor_probabilities,
                           tfjs_pairing)
 from .loss_scale import scale_recovered
 from .optimizer_setup import HIGH_ADAPTIVE_WORDS, RATE_CLIMBS, RATE_RAISED_WORDS
@@ -1254,8 +1254,11 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         # (a Sequential's last module as itself, without the comment and the brackets that close the Sequential)
         returned = module.group(0) if (module := re.match(r"nn\.\w+\([^()\n]{0,20}\)", returned)) else returned
         # (said in words, quoted as the words are: lowercased)
+        mixed = mixed_from(ev.prose, out) if PROBABILITY_NAMED.made(out) and not handed_itself(ev.prose, out) else None
+        through = (f", then `{mixed.group('name')}` to a sum or a mean of them "
+                   f"(`{' '.join(mixed.group(0).split('#')[0].split())}`): a mix of probabilities, not logits," if mixed else "")
         shown_as = (f"the report says the model ends in probabilities (\"{returned}\")" if MODEL_ENDS_SAID.made(out)
-                    else f"the paste sets `{out.group('name')}` to a softmax's or a sigmoid's output (`{returned}`)"
+                    else f"the paste sets `{out.group('name')}` to a softmax's or a sigmoid's output (`{returned}`){through}"
                     if PROBABILITY_NAMED.made(out) else f"the pasted model outputs probabilities (`{returned}`)")
         # (the loss handed that name, as the code calls it; else the one the paste names)
         called = logits_loss_handed(ev.prose, out) if PROBABILITY_NAMED.made(out) else ""

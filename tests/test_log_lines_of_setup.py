@@ -1,0 +1,65 @@
+"""What a run's own lines print of its setup, read as facts: the optimizer's class and rate on one log line, the metric
+columns beside the loss (not the loss's name), and the iterator of parameters an optimizer used up, bound by
+itertools.chain or handed on under another name."""
+from conftest import diagnosis
+
+
+def test_a_log_line_naming_an_adaptive_optimizer_and_its_rate_is_the_rate_it_was_built_with():
+    """Cellpose's `>>> AdamW, learning_rate=0.10000, weight_decay=0.00010`: the class, then its rate printed with `=` or
+    `:` -- 100 times AdamW's default. Not a rate after another optimizer's name, not a default-sized rate, not a sentence's
+    "a learning rate of"."""
+    from trainwreck.optimizer_setup import high_adaptive_rate
+
+    fact = high_adaptive_rate("2025-04-02 16:11:05,327 [INFO] >>> AdamW, learning_rate=0.10000, weight_decay=0.00010\n")
+    assert "names AdamW with a learning rate of 0.10000" in fact and "100 times AdamW's default rate" in fact
+    assert "names Adam with a learning rate of 0.3" in high_adaptive_rate("Optimizer: Adam (lr: 0.3, betas=(0.9, 0.999))")
+    for other in (">>> AdamW, learning_rate=0.00010, weight_decay=0.00010",
+                  "I switched from Adam to SGD, lr=0.1 momentum 0.9",
+                  "Adam with a learning rate of 0.1 diverged",
+                  "scheduler: noam, optimizer Adam, lr=2.0"):
+        assert high_adaptive_rate(other) == "", other
+
+
+def test_a_metric_column_beside_the_loss_does_not_name_the_loss():
+    """Keras prints each metric beside the loss (`loss: -1.42 - mse: 0.0029`): a negative loss beside a positive mse
+    column is not an MSE gone below zero -- the loss is something else (a likelihood). The words that speak of the
+    column ("the mse/mae look OK") name the metric too. A column that prints the loss's own value is the loss compiled
+    as a metric as well, and names it."""
+    from trainwreck.run_said import loss_kind
+
+    bar = "100/100 [==============================] - 55s 548ms/step - loss: {} - mse: {} - mae: 0.0571\n"
+    log = "".join(f"Epoch {e}/60\n" + bar.format(v, m) for e, v, m in ((1, "0.4913", "0.0187"), (2, "0.0836", "0.0098"),
+                                                                      (3, "-0.3170", "0.0077"), (4, "-0.6170", "0.0062")))
+    assert loss_kind(log + "The mse/mae look OK to me.\n") != "bounded"
+    d = diagnosis("Negative loss after a few epochs, is this a bug?\n" + log + "The mse/mae look OK to me.\n")
+    assert d.verdict == "normal"
+    assert not any("cannot with valid targets" in e for m in d.matches for e in m.evidence)
+    twin = "".join(f"Epoch {e}/60\n" + bar.format(v, v) for e, v in ((1, "0.4913"), (2, "-0.0836")))
+    assert loss_kind(twin) == "bounded"
+    assert loss_kind("model.compile(loss='mse')\n" + log) == "bounded"      # (the code's own loss decides)
+
+
+def test_a_chain_of_parameters_handed_to_the_optimizer_and_then_to_the_clip_under_another_name_is_spent():
+    """itertools.chain of several modules' parameters is an iterator like model.parameters(): the optimizer's
+    constructor lists it, and a clip given the same iterator afterwards -- here under the name the module keeps it by,
+    `self.params_to_train` -- finds nothing and returns 0. Not a list of the chain, nor a chain bound again."""
+    from trainwreck.clip_unused import spent_clip
+
+    code = ("params_to_train = itertools.chain(self.nerf.parameters(),\n"
+            "                                  self.sdf_network.parameters())\n"
+            "self.params_to_train = params_to_train\n"
+            "self.optimizer = torch.optim.Adam(params_to_train, lr=self.learning_rate)\n"
+            "loss.backward()\n"
+            "grad_norm = torch.nn.utils.clip_grad_norm_(self.params_to_train, max_norm=1.0)\n"
+            "self.optimizer.step()\n")
+    fact, _fix = spent_clip(code)
+    assert "`clip_grad_norm_(self.params_to_train, ...)` finds no tensors" in fact
+    assert fact.startswith("gradient clipping never shortened an update: `params_to_train = itertools.chain(")
+    assert spent_clip(code.replace("itertools.chain(", "list(itertools.chain(").replace(
+        "self.sdf_network.parameters())\n", "self.sdf_network.parameters()))\n")) is None
+    rebound = code.replace("loss.backward()", "params_to_train = list(self.nerf.parameters())\nloss.backward()")
+    assert spent_clip(rebound.replace("clip_grad_norm_(self.params_to_train", "clip_grad_norm_(params_to_train")) is None
+    generator = ("params = (p for p in model.parameters() if p.requires_grad)\n"
+                 "opt = torch.optim.AdamW(params, lr=1e-4)\nloss.backward()\n"
+                 "torch.nn.utils.clip_grad_norm_(params, 1.0)\nopt.step()\n")
+    assert spent_clip(generator)
