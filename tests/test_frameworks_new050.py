@@ -509,3 +509,22 @@ def test_jax_standardisation():
     (message,) = declared("WR-060", "jax")
     assert out["error"] == message.example and out["standardized"] == [0.0, 0.0, 0.0]
     assert source_line("jax", "jax/_src/nn/functions.py", 653).strip() == "epsilon: ArrayLike = 1e-5,"
+
+
+def test_pytorch_quantile_between_equal_values_is_that_value_exactly():
+    """WR-060's page: a percentile interpolated between two equal values is that value exactly in torch.quantile (as
+    in np.percentile), so min-max scaling by percentiles is 0/0, nan, in every value of a constant item."""
+    out = run("torch", """
+        import json, torch
+        bad = 0
+        for dtype in (torch.float32, torch.float64):
+            for value in (0.0, 0.1, 1 / 3, 0.7, 4095.0, 1e30):
+                item = torch.full((257,), value, dtype=dtype)
+                for how in ("linear", "lower", "higher", "midpoint", "nearest"):
+                    lo, hi = torch.quantile(item, torch.tensor([0.01, 0.99], dtype=dtype), interpolation=how)
+                    bad += int(not (bool(lo == item[0]) and bool(hi == item[0])
+                                    and bool(torch.isnan((item - lo) / (hi - lo)).all())))
+        print(json.dumps({"bad": bad}))
+    """)
+    assert out["bad"] == 0
+    assert_entry_says("WR-060", ["in `np.percentile` and `torch.quantile`"])

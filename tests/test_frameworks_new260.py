@@ -293,7 +293,7 @@ def test_jax_multisteps_averages_and_a_carried_accumulator_reproduces_the_mistak
 
 def test_pytorch_a_generator_s_backward_through_the_discriminator_fills_its_gradients_and_d_s_step_adds_them():
     """The page: cleared once at the top of a GAN's iteration, the discriminator's buffers hold the generator's loss's
-    gradient when its own backward() adds to them, and that part moves it to call the fakes real."""
+    gradient when its own backward() adds to them, and that part pulls it toward calling the fakes real."""
     out = framework_runner.run("torch", textwrap.dedent("""
         import json, torch
         torch.manual_seed(0)
@@ -321,4 +321,4 @@ def test_pytorch_a_generator_s_backward_through_the_discriminator_fills_its_grad
     assert out["from_g"] > 0 and out["sum_ok"]
     assert out["after"] > out["before"]
     assert_entry_says("WR-260", ["its `backward()` fills the discriminator's buffers too",
-                                 "the generator's part moves it to call the fakes real"])
+                                 "The generator's part pulls it toward calling the fakes real"])

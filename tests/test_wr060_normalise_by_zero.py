@@ -87,8 +87,22 @@ def test_a_range_of_an_item_of_equal_values_is_exactly_zero_whatever_the_value()
         assert hi - lo == 0.0 and item.max() - item.min() == 0.0
         with np.errstate(invalid="ignore"):
             assert np.isnan((item - lo) / (hi - lo)).all()
+    # (a hand-written (1 - t)·a + t·b rounds 0.7 off by one unit in float32: the range is still 0, the rest ±inf)
+    item = np.full(100, 0.7, np.float32)
+    lo, hi = (np.float32(1 - t) * item[0] + np.float32(t) * item[0] for t in (0.01, 0.99))
+    assert lo == hi != item[0]
+    with np.errstate(divide="ignore"):
+        assert np.isinf((item - lo) / (hi - lo)).all()
+    # (a tile all but blank: its 1st and 99th percentiles are both 0 -- nan where it is blank, inf where it is not)
+    tile = np.zeros((64, 64))
+    tile.flat[:10] = 200.0
+    lo, hi = np.percentile(tile, (1, 99))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scaled = (tile - lo) / (hi - lo)
+    assert lo == hi == 0 and np.isnan(scaled).sum() == 4086 and np.isinf(scaled).sum() == 10
     assert_entry_says("WR-060", ["the same item has a range of 0", "there the 0/0 is exact for any value",
-                                 "because min and max are values"])
+                                 "min and max are values of the item itself", "in `np.percentile` and `torch.quantile`",
+                                 "give ±inf instead", "so is the blank part of a tile that is all but blank"])
 
 
 def test_fit_scaler_keeps_a_feature_that_does_vary():

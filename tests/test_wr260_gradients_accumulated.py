@@ -428,3 +428,16 @@ def test_figure_data_is_drawn_from_the_runs(broken, correct):
     assert all(v > 0 for panel in fig["panels"] for s in panel["series"] for v in s["y"])   # log scale
     assert f"is infinite at epoch {t}" in fig["alt"] and f"{broken['step'][t - 1]:.3g}" in fig["alt"]
     assert fig["sparkline"]["values"][-1] == math.inf
+
+
+def test_a_gan_s_carried_generator_gradient_balances_the_discriminator_at_one_over_one_plus_its_loss_weight():
+    """The page: the discriminator's step follows the sum of its own loss on a fake, w·(−log(1 − p)), and the
+    generator's, −log p, carried in its buffers. The sum is least at p = 1/(1 + w): 0.5 with equal weights (it never
+    learns to call the fakes fake), 2/3 under pix2pix's halved discriminator loss (it calls them real)."""
+    p = np.linspace(1e-6, 1 - 1e-6, 2_000_001)
+    for weight, balance, said in ((1.0, 0.5, "the pulls balance where it gives the fakes 0.5"),
+                                  (0.5, 2 / 3, "under pix2pix's halved discriminator loss they balance at 2/3")):
+        summed = -weight * np.log1p(-p) - np.log(p)
+        assert abs(p[np.argmin(summed)] - balance) < 1e-5
+        assert abs(p[np.argmin(-weight * np.log1p(-p))] - 0.0) < 1e-5     # (its own loss alone: fakes called fake)
+        assert_entry_says("WR-260", [said])
