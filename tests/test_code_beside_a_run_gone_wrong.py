@@ -372,6 +372,46 @@ def test_a_module_s_own_std_divided_by_is_read_as_the_std_it_keeps():
     over_batch = INSTANCE_NORM.replace("x.std(dim=1,", "x.std(dim=0,")
     assert "item-std-unguarded" not in weighed_parts(over_batch, "WR-060")
 
+
+ADAIN = ("AdaIN training: nan at random iterations.\n"
+         "iter 3360 | content 2.614 | style 3.982\niter 3370 | content 2.571 | style 4.305\n"
+         "iter 3380 | content nan | style nan\niter 3390 | content nan | style nan\n"
+         "def calc_mean_std(feat):\n    f = feat.view(N, C, -1)\n    return f.mean(dim=2), f.std(dim=2)\n"
+         "c_mean, c_std = calc_mean_std(content_feat)\nnormalized = (content_feat - c_mean) / c_std\n"
+         "The content frames in that batch were ordinary shots except one that is a black frame.\n")
+
+
+def test_a_std_named_with_an_affix_beside_an_input_said_all_black_is_a_zero_std_met_at_its_batch():
+    """A std kept under a name of its own (`c_std`, `std_x`) is divided by like `std`; a black frame is all zeros, so
+    what is made from it value by value has a std of 0 -- at the batch that holds it, not from the first step (WR-060,
+    its timing as for an item's own std). Black-and-white pictures, or a black background, are no such input."""
+    from trainwreck.input_scaling import ALL_ZERO_INPUT, DIVIDES_BY_STD
+
+    for division in ("/ c_std", "/ std_x", "/ self.feat_std"):
+        assert DIVIDES_BY_STD.search("y = (x - m) " + division + "\n"), division
+    assert not DIVIDES_BY_STD.search("y = x / usd_rate\n") and not DIVIDES_BY_STD.search("y = (x - m) / (c_std + 1e-5)\n")
+    for said in ("one that is a black frame", "a few all-black images"):
+        assert ALL_ZERO_INPUT.search(said), said
+    for other in ("black-and-white images", "a black background in most images", "black border frames"):
+        assert not ALL_ZERO_INPUT.search(other), other
+    parts = weighed_parts(ADAIN, "WR-060")
+    assert parts["zero-items"] > 0 and parts.get("when", 0) >= 0
+    assert diagnosis(ADAIN).matches[0].entry.id == "WR-060"
+
+
+def test_grpo_s_group_relative_advantage_divided_by_the_group_s_std_is_one_std_per_group():
+    """GRPO normalises each prompt's rewards by the group's own mean and std: a group whose completions all score the
+    same (all 0 or all 1) has a std of 0 -- at the step that draws one (WR-060). Said by the name or by "group-relative";
+    the same division with eps added is guarded."""
+    loop = ("step  21 | reward_mean 0.750 | loss   0.0032\nstep  22 | reward_mean 0.625 | loss   0.0117\n"
+            "step  23 | reward_mean 1.000 | loss      nan\nstep  24 | reward_mean 0.000 | loss      nan\n"
+            "    adv = (rewards - rewards.mean()) / rewards.std()   # group-relative advantage\n")
+    assert weighed_parts(loop, "WR-060")["item-std-unguarded"] > 0
+    assert weighed_parts(loop.replace("# group-relative advantage", "# GRPO"), "WR-060")["item-std-unguarded"] > 0
+    guarded = loop.replace("/ rewards.std()", "/ (rewards.std() + 1e-4)")
+    assert "item-std-unguarded" not in weighed_parts(guarded, "WR-060")
+    assert "item-std-unguarded" not in weighed_parts(loop.replace("# group-relative advantage", ""), "WR-060")
+
 @OPT_IN
 def test_pytorch_reports_a_forward_nan_at_the_losss_own_backward():
     got = run("torch", """

@@ -1043,3 +1043,17 @@ def test_softmax_twice_under_adam_falls_to_its_floor_and_stalls_as_wr130_declare
     assert "curve" not in weighed_parts(log, "WR-130")
     assert weighed_parts(log_of([2.3026] * 12), "WR-130")["curve"] > 0                 # its own plateau still counts
     assert weighed_parts(log_of([0.7 * 2 ** k for k in range(6)] + [math.inf]), "WR-130")["curve"] < 0
+
+
+def test_a_nan_printed_for_the_first_step_beside_other_processes_finite_lines_is_a_start_already_broken():
+    """Each rank of a distributed run prints its own loss for the same step: a nan on one of the lines for the step the
+    log starts at came before any update -- the run broke at its start, as a first value does, not after a descent.
+    A nan at a later step, after the same finite lines, is no such start."""
+    lines = "".join(f"[rank{r}] epoch 0 step 0 loss {v}\n" for r, v in enumerate(["0.6949", "0.6927", "nan", "0.6941"]))
+    later = "".join(f"[rank{r}] epoch 0 step 1 loss nan\n" for r in range(4))
+    ev = scan(io.BytesIO((lines + later).encode()), "log")
+    sig = signature_of(ev)
+    assert sig.name == "nonfinite-from-start"
+    assert "already nan on one of the 3 lines printed for epoch 0, step 0, the step the log starts at" in sig.facts[0]
+    moved = lines.replace("step 0 loss nan", "step 1 loss nan").replace("[rank3] epoch 0 step 0", "[rank3] epoch 0 step 1")
+    assert signature_of(scan(io.BytesIO((moved + later).encode()), "log")).name != "nonfinite-from-start"

@@ -474,6 +474,16 @@ def _signature(ev: Evidence) -> Signature:
         if t == 0:
             return sig("nonfinite-from-start", [f"the very first loss value is {kind}: there was no healthy start; "
                                                 f"{ending}"])
+        # (the first non-finite value printed for the very step the log starts at, beside the finite ones printed for
+        # it -- each process of a distributed run prints its own: no update came between them, so one process's loss
+        # was non-finite before any step, as a first value is)
+        if ev.at(0) is not None and ev.at(0).numbered and ev.at(t) is not None and at(t) == at(0) \
+                and len({ev.at(k).line for k in range(t + 1) if ev.at(k) is not None}) == t + 1 \
+                and at_run_start(ev) and not _once_an_epoch(ev):
+            return sig("nonfinite-from-start", [
+                f"the loss is already {kind} on one of the {t + 1} lines printed for {at(0)}, the step the log starts "
+                f"at (each process of a distributed run prints its own): no update came before it, so there was no "
+                f"healthy start; {ending}"])
         after = statistics.median(finite[1:1 + ENORMOUS_NEXT]) if len(finite) > 1 else 0.0
         if ev.before_start == 0 and after > 0 and finite[0] >= ENORMOUS * after:
             shown = f"the next one ({fmt(after)})" if len(finite) == 2 else \

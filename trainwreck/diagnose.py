@@ -77,7 +77,7 @@ CANDIDATES = 3
 FACT_FIX = {"one-class-iou": "Masks scaled like the images", "mask-scaled": "Masks scaled like the images"}
 # Facts of the paste that make an entry a candidate on their own, beside a curve that shows another's signature.
 SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one-labels", "ctc-blank-label", "mask-255", "one-class-iou", "mask-scaled", "clip-after-step", "raw-pixels",
-              "never-cleared", "accumulated-undivided", "cleared-outside", "pairing", "exp-overflow", "exp-overflow-printed", "masked-row-printed", "raw-targets", "constant-feature", "zero-init", "large-init",
+              "never-cleared", "accumulated-undivided", "cleared-outside", "pairing", "exp-overflow", "exp-overflow-printed", "masked-row-printed", "raw-targets", "constant-feature", "zero-items", "zero-init", "large-init",
               "flushed", "scale-collapse", "precision",
               "full-precision", "masked-inf", "log-unguarded", "log-raw-output", "exp-unshifted", "sqrt-at-zero", "same-batch",
               "first-layers", "activations-grow", "feature-scales", "nll-of-probabilities", "ctc-not-log-probabilities", "sigmoid-twice-printed",
@@ -96,7 +96,7 @@ PRINTED_PROOF = tuple(fact for fact in SAID_FACTS if fact.endswith("-printed")) 
 CAUSES_SHOWN = ("no-warmup", "unscaled-inputs", "unscaled-targets", "raw-pixels", "raw-targets", "raw-targets-said", "target-size", "input-stats-nonfinite", "input-range",
                 "zero-init", "large-init", "never-cleared", "accumulated-undivided", "cleared-outside", "pairing",
                 "minus-one-labels", "ctc-blank-label", "mask-255", "mask-scaled", "labels-past-outputs", "labels-past-classes",
-                "clip-after-step", "clip-unengaged", "adaptive-rate-high", "constant-feature", "feature-scales")
+                "clip-after-step", "clip-unengaged", "adaptive-rate-high", "constant-feature", "zero-items", "feature-scales")
 SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose",
             "softmax-floor")
 # ... of which these are shared by every entry of the curve's shape: past the first three, they list no one

@@ -515,7 +515,7 @@ BY_HAND_DOUBTED = lazy_regex.compile(r"(?i)\b(?:" + UNDONE + r"|could|would|sugg
 # (or the root of a variance with nothing added inside it, `/ torch.sqrt(var)`, `* torch.rsqrt(var)`: a weight
 # standardisation's or a normalisation's written by hand)
 # (its arguments may hold one level of brackets: `s.std(axis=(0, 1))`; a module's own, `/ self.stdev`, as RevIN keeps it)
-DIVIDES_BY_STD = lazy_regex.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\((?:[^()\n]|\([^()\n]{0,20}\)){0,30}\)(?!\s*\+)|(?<!mean)(?<!mean )/\s*(?:self\.)?(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)|"
+DIVIDES_BY_STD = lazy_regex.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\((?:[^()\n]|\([^()\n]{0,20}\)){0,30}\)(?!\s*\+)|(?<!mean)(?<!mean )/\s*(?:self\.)?(?:[A-Za-z]\w{0,20}_)?(?:std|sigma|stdev|stds|sd)(?:_\w{1,20})?\b(?!\s*\+)|"
                                     r"/\s*(?:torch|np|numpy|jnp|tf\.math|math)\.sqrt\(\s*\w{0,20}var\w{0,20}\s*\)|"
                                     r"\*\s*(?:torch|jnp|tf\.math|jax\.lax|lax)\.rsqrt\(\s*\w{0,20}var\w{0,20}\s*\)|"
                                     r"<-\s*scale\((?![^\n]{0,120}\bscale\s*=\s*(?:FALSE|F)\b)(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\)){0,120}\)")
@@ -549,7 +549,11 @@ CONSTANT_FEATURE = lazy_regex.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|
                                       r"constant|zero variance|(?:std|standard deviation) (?:is|of|=|==) ?0(?![.\d]))\b", re.I)
 # ... or says that some inputs it normalises one by one are all zeros: a silent recording, a blank image (their std is
 # 0 and their mean exactly 0, so every value of them is 0/0)
-ALL_ZERO_INPUT = lazy_regex.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digital|pure) zeros?)\b[^.\n]{0,30}?"
+ALL_ZERO_INPUT = lazy_regex.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digital|pure) zeros?|"
+                                    # (a black picture, a fade-out's frame: all zeros -- not black-and-white, nor a
+                                    # black background, border or bar in a picture that holds more)
+                                    r"(?:all[ -]|pure[ -]|completely[ -])?black(?![ -](?:and|&|background|border|bar|box|"
+                                    r"pixel|region|area|patch|edge|margin)))\b[^.\n]{0,30}?"
                                     r"\b(?:clips?|"
                                     r"recordings?|audio|wavs?|images?|frames?|inputs?|samples?|examples?|utterances?)\b|"
                                     r"\bmax\(\)`?\s+(?:is|was|==|=)\s+(?:exactly\s+)?0(?:\.0+)?(?![.\d])", re.I)
@@ -584,6 +588,10 @@ PER_ITEM = lazy_regex.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \
                               r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*)\b[^.;\n]{0,30}?\b(?:per[- ]|(?:within|inside|in)\s+"
                               r"(?:each|every)\s+)(?:" + _GROUPS + r"|" + _ITEMS + r")\b(?![ -]+length)|"
                               r"\bper[- ]" + _GROUPS + r" (?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*|scaling)\b|"
+                              # ... or GRPO's group-relative advantage, each prompt's rewards by their own mean and std
+                              # (Shao et al. 2024, DeepSeekMath, section 4.1.2): a group whose completions all score the
+                              # same has a std of 0
+                              r"\bgroup[- ]relative\b|\bGRPO\b|"
                               r"\bdivid\w*\s+(?:it\s+|them\s+|\w+\s+)?by\s+(?:the|each|every)\s+"
                               # (a group's, not a feature's, a column's or a channel's: those are the whole dataset's)
                               r"(?!(?:feature|column|channel|variable|dataset|band|input)'s)\w+'s\s+(?:own\s+)?(?:std|standard "

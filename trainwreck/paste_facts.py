@@ -734,7 +734,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             f"says some inputs are all zeros (\"{' '.join(zeros.group(0).split())}\"): what is made from them value by "
             "value (a log of a spectrogram, a scaled image) is one constant, whose" if zeros else "")
     if divides and said and went_wrong:
-        out["constant-feature"] = (f"the paste divides by a standard deviation (`{' '.join(divides.group(0).split())}`) "
+        # (inputs all zeros are items, met at whichever batch holds one: weighing.STD_MET_ANY_STEP; a constant column is
+        # in every batch from the first)
+        out["zero-items" if zeros else "constant-feature"] = (f"the paste divides by a standard deviation (`{' '.join(divides.group(0).split())}`) "
                                    f"and {said} standard deviation is 0, and (x - mean) / std is 0/0, nan wherever the "
                                    "mean comes out exact, as for a whole-number constant (else about +-1 everywhere, "
                                    "from rounding)")

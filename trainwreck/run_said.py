@@ -840,7 +840,7 @@ SWITCHED_FROM = lazy_regex.compile(r"(?i)(?:\b(?:switch\w*|mov\w*|chang\w*|went|
 # (`loss: 0.52 - mse: 0.52`, the loss compiled as a metric too) -- nor is that name where the words speak of the
 # column ("the mse/mae look OK")
 METRIC_COLUMN = lazy_regex.compile(r"[ \t]*[:=][ \t]*(?P<value>[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)")
-LOSS_COLUMN = lazy_regex.compile(r"(?<![\w.])loss[ \t]*[:=]?[ \t]*(?P<value>[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)")
+LOSS_COLUMN = lazy_regex.compile(r"(?<![\w.])loss(?:[ \t]*[:=])?[ \t]*(?P<value>[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)")
 
 
 def _metric_columns(text: str, named: list[re.Match]) -> set[str]:

@@ -78,7 +78,7 @@ WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"star
                  "descent-then-climb": {"later"}, "stall-after-drop": {"later"}}
 # The facts that a standard deviation of 0 is met wherever the data brings it, not at the first step: each item standardised
 # by its own, and NumPy's warning printed at such a division; and a norm of 0, of a row a ReLU zeroed
-STD_MET_ANY_STEP = ("item-std-unguarded", "std-nan-printed", "relu-norm-unguarded")
+STD_MET_ANY_STEP = ("item-std-unguarded", "std-nan-printed", "relu-norm-unguarded", "zero-items")
 
 
 def _std_met_any_step(c) -> bool:
@@ -1064,6 +1064,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("raw-targets-said", w.regression, W_SAID_HALF),
                                     ("target-size", w.regression, W_PRINTED),
                                     ("constant-feature", w.constant_feature, W_PRINTED),
+                                    ("zero-items", w.constant_feature, W_PRINTED),
                                     ("std-nan-printed", w.constant_feature, W_PRINTED),
                                     ("std-unguarded", w.constant_feature, W_SAID_HALF),
                                     ("item-std-unguarded", w.constant_feature, W_SAID_HALF),
