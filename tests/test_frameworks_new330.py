@@ -10,7 +10,7 @@ import pytest
 
 from trainwreck.catalog import load
 
-from conftest import ROOT, load_snippet
+from conftest import ROOT, assert_entry_says, load_snippet
 from framework_runner import OPT_IN, check_cited_line, keras, run
 
 pytestmark = OPT_IN
@@ -251,3 +251,29 @@ CITED = [
                          ids=[f"{c[2]}:{c[3]}" for c in CITED])
 def test_cited_line_of_the_installed_package(entry_id, name, relative, line, text, url):
     check_cited_line(entry_id, name, relative, line, text, url)
+
+
+def test_albumentations_to_tensor_v2_keeps_the_pixels_and_normalize_divides_by_255():
+    """WR-330's PyTorch section: albumentations' ToTensorV2 moves the channels first and keeps an 8-bit picture's values
+    as they were; A.Normalize, with its max_pixel_value of 255, scales them."""
+    out = run("torch", """
+        import json
+        try:
+            import albumentations as A
+            from albumentations.pytorch import ToTensorV2
+        except ImportError:
+            print(json.dumps({"missing": True}))
+            raise SystemExit
+        import numpy as np
+        img = np.full((4, 5, 3), 200, np.uint8)
+        raw = A.Compose([ToTensorV2()])(image=img)["image"]
+        scaled = A.Compose([A.Normalize(mean=0.0, std=1.0), ToTensorV2()])(image=img)["image"]
+        print(json.dumps({"missing": False, "version": A.__version__, "shape": list(raw.shape), "dtype": str(raw.dtype),
+                          "max": float(raw.max()), "scaled": float(scaled.max())}))
+    """)
+    if out["missing"]:
+        pytest.skip("albumentations is not installed in the torch interpreter (pip install albumentations there)")
+    assert out["shape"] == [3, 4, 5] and out["dtype"] == "torch.uint8" and out["max"] == 200.0
+    assert abs(out["scaled"] - 200 / 255) < 1e-6
+    assert_entry_says("WR-330", ["neither does albumentations' `ToTensorV2`, which only moves the channels first",
+                                 "whose `max_pixel_value` of 255 divides them"])

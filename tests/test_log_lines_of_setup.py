@@ -63,3 +63,32 @@ def test_a_chain_of_parameters_handed_to_the_optimizer_and_then_to_the_clip_unde
                  "opt = torch.optim.AdamW(params, lr=1e-4)\nloss.backward()\n"
                  "torch.nn.utils.clip_grad_norm_(params, 1.0)\nopt.step()\n")
     assert spent_clip(generator)
+
+
+ALBUMENTATIONS = ("My ViT fine-tune is much worse than the public notebooks: 0.43 after 10 epochs.\n"
+                  "```python\ntrain_tfms = A.Compose([\n    A.RandomResizedCrop(224, 224),\n    A.HorizontalFlip(p=0.5),\n"
+                  "    ToTensorV2(),\n])\n"
+                  "img = cv2.cvtColor(cv2.imread(path), cv2.COLOR_BGR2RGB)\nimg = train_tfms(image=img)['image']\n```\n"
+                  + "".join(f"Epoch {e}/10 | train_loss {v} | val_acc {a}\n" for e, v, a in [
+                      (1, "4.6204", "0.0758"), (2, "4.0519", "0.1481"), (3, "3.5817", "0.2049"), (4, "3.2264", "0.2534"),
+                      (5, "2.9642", "0.2960"), (6, "2.7408", "0.3335")]))
+
+
+def test_an_albumentations_pipeline_ending_in_to_tensor_v2_without_normalize_feeds_raw_pixels():
+    """ToTensorV2 moves the channels first and scales nothing (albumentations/pytorch/transforms.py:
+    `torch.from_numpy(img.transpose(2, 0, 1))`), unlike torchvision's ToTensor: a pipeline with no A.Normalize hands the
+    model the pictures' 0-255 (WR-330). ToTensorV2 is no division by 255 for the other readings either."""
+    from trainwreck.data_values import DIVIDED_255, albumentations_unscaled
+
+    from conftest import assert_entry_says
+
+    assert albumentations_unscaled(ALBUMENTATIONS) == "ToTensorV2()"
+    assert_entry_says("WR-330", ["neither does albumentations' `ToTensorV2`, which only moves the channels first"])
+    assert not DIVIDED_255.search("ToTensorV2()") and DIVIDED_255.search("transforms.ToTensor()")
+    top = diagnosis(ALBUMENTATIONS).matches[0]
+    assert top.entry.id == "WR-330" and top.parts["raw-pixels"] > 0
+    assert "`ToTensorV2()`, which makes a tensor of an image without scaling it" in " ".join(top.evidence)
+    for other in (ALBUMENTATIONS.replace("    ToTensorV2(),", "    A.Normalize(),\n    ToTensorV2(),"),
+                  ALBUMENTATIONS.replace("['image']", "['image'].float() / 255.0"),
+                  ALBUMENTATIONS.replace("img = cv2.cvtColor(cv2.imread(path), cv2.COLOR_BGR2RGB)\n", "")):
+        assert albumentations_unscaled(other) == "", other

@@ -325,7 +325,9 @@ _DIVIDED = (r"/=?\s*(?:255|127\.5)\b|convert_image_dtype|Rescaling|rescale|norma
             # (TensorFlow's and Keras's own scalers, and a decoder told to give floats, which it scales to [0, 1))
             r"preprocess_input|per_image_standardization|decode_image\((?:[^()\n]|\([^()\n]{0,60}\)){0,120}?float32")
 DIVIDED_255_ITSELF = lazy_regex.compile(_DIVIDED)
-DIVIDED_255 = lazy_regex.compile(_DIVIDED + r"|(?<!PIL)ToTensor")      # (PILToTensor scales nothing)
+# (PILToTensor scales nothing, nor does albumentations' ToTensorV2, which only moves the channels first:
+# `torch.from_numpy(img.transpose(2, 0, 1))`, albumentations/pytorch/transforms.py)
+DIVIDED_255 = lazy_regex.compile(_DIVIDED + r"|(?<!PIL)ToTensor(?!V2)")
 
 
 # The keras.applications models that scale their own input: EfficientNet (V1 and V2) builds a Rescaling and a
@@ -447,6 +449,22 @@ def pil_to_tensor_unscaled(prose: str) -> str:
             or scaling_said(sentences_only(prose)):
         return ""
     return " ".join(m.group(0).split())
+
+
+# ... or an albumentations pipeline that ends in ToTensorV2 -- which turns an image to a tensor without scaling it,
+# channels first, its values as they were -- with no A.Normalize (whose max_pixel_value of 255 divides them), in a paste
+# that reads its pictures as 8-bit arrays (OpenCV's imread, PIL) and scales them nowhere
+ALBUMENTATIONS_TO_TENSOR = lazy_regex.compile(r"\bToTensorV2\(\s*(?:transpose_mask\s*=\s*\w+\s*)?\)")
+
+
+def albumentations_unscaled(prose: str) -> str:
+    """The ToTensorV2 call, quoted, where the paste reads its images as pictures (IMAGE_READER) and hands them to an
+    albumentations pipeline that normalises nothing; or ""."""
+    called = ALBUMENTATIONS_TO_TENSOR.search(prose)
+    if not called or not IMAGE_READER.search(prose) or DIVIDED_255.search(prose) or INPUT_NORMALISED.search(prose) \
+            or scaling_said(sentences_only(prose)):
+        return ""
+    return " ".join(called.group(0).split())
 
 
 # ... or stored as uint8 to save memory -- a replay buffer's frames (`self.obs = np.zeros((capacity, 4, 84, 84),

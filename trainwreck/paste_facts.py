@@ -24,7 +24,7 @@ from .data_checked import data_said_finite, inputs_only
 from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
                           KERAS_NORMALIZATION, KERAS_UINT8, LABELS_REMAPPED, MASK_255, MASK_255_HANDLED, MAX_255,
                           MERGED, MINUS_ONE_HANDLED, MINUS_ONE_LABELS, NOT_INPUT_NAME, TORCHVISION_IO, dataset_data,
-                          image_tensor_unscaled, keras_directory_unscaled, mask_own_divider, mask_to_tensor, raw_units_read,
+                          albumentations_unscaled, image_tensor_unscaled, keras_directory_unscaled, mask_own_divider, mask_to_tensor, raw_units_read,
                           table_read_missing_unhandled,
                           read_and_made_float, input_stats_nonfinite, pil_to_tensor_unscaled, uint8_store_made_float,
                           scaling_said)
@@ -608,6 +608,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                      "pixels in the file's own range: 0 to 255 for 8-bit images, up to 65535 for 16-bit ones")
             out["raw-pixels"] = (f"the paste reads images with {name} ({depth}) and builds its inputs from them "
                                  f"with no division by 255 (`{made}`): raw pixel values, fed as they are")
+        elif called := albumentations_unscaled(ev.prose):
+            out["raw-pixels"] = (f"the paste ends its albumentations pipeline in `{called}`, which makes a tensor of "
+                                 "an image without scaling it (channels first, its values as they were), and has no "
+                                 "A.Normalize: the pictures it reads, 0 to 255, reach the model as raw pixel values")
         elif called := pil_to_tensor_unscaled(ev.prose):
             out["raw-pixels"] = (f"the paste makes tensors of its images with torchvision's `{called}`, which keeps an "
                                  "8-bit picture's values as uint8, 0 to 255 (ToTensor is the one that divides by 255); "
