@@ -59,6 +59,9 @@ def test_a_loss_said_to_fall_then_climb_back_within_each_epoch_is_a_climb_said()
     assert loss_climb_said("The first hundred steps look great, then the loss drifts back up")
     assert not loss_climb_said("The loss improves at first, then the accuracy gets worse")
     assert not loss_climb_said("The loss never drifts back up")
+    # (code_review_s76 11: another subject's worse, and a run the words change)
+    assert not loss_climb_said("Loss decreased, then got worse results when I evaluated on the test set.")
+    assert not loss_climb_said("The loss looks fine for 10 epochs, then gets worse once I turn on augmentation.")
 
 
 def test_gradients_cleared_once_per_epoch_beside_a_loss_said_to_climb_back_names_wr260():

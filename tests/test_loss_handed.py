@@ -214,6 +214,14 @@ def test_a_sum_or_a_mean_of_a_softmax_s_output_handed_to_cross_entropy_is_still_
     assert probabilities_handed(SEMANTIC_RENDER.replace("crossentropy(sem_map,", "crossentropy(sem_logits_map,")) is None
     ensemble = "probs = torch.softmax(model(x), dim=1)\navg = probs.mean(0)\nloss = F.cross_entropy(avg, y)\n"
     assert probabilities_handed(ensemble).group("name") == "probs"
+    # (code_review_s76 5: a softmax as the weights of an attention pooling of logits, or over values -- an average of
+    # logits is logits -- and the name mixed with itself)
+    pooled = ("criterion = nn.CrossEntropyLoss()\nw = torch.softmax(scores, dim=1)\n"
+              "pooled = torch.sum(w * token_logits, dim=1)\nloss = criterion(pooled, y)\n")
+    attention = ("attn = torch.softmax(q @ k.transpose(-2, -1), dim=-1)\nout = torch.matmul(attn, v).sum(1)\n"
+                 "loss = F.cross_entropy(out, y)\n")
+    for other in (pooled, attention, "probs = torch.softmax(z, 1)\nprobs = probs.mean(0)\nloss = F.cross_entropy(z, y)\n"):
+        assert probabilities_handed(other) is None, other
 
 def test_kerass_from_logits_warning_says_the_loss_was_computed_from_the_logits():
     """ux_review_s65 6 (ux_review_s64 10): Keras's "received `from_logits=True`, but the `output` argument was produced by a

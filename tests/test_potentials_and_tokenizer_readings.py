@@ -413,8 +413,14 @@ def test_numpy_s_warning_at_a_min_max_scaling_is_a_range_of_zero_met():
         d = diagnosis(text)
         assert d.matches[0].entry.id == "WR-060" and d.matches[0].parts["std-nan-printed"] > 0, line
     # (a difference that is not the numerator's own offset is no range: a time step, a learning-rate gap)
-    for line in ("xs.append((win - lo) / (t1 - t0))", "xs.append(win / (hi - lo + 1e-8))", "xs.append(win / (a - b))"):
+    for line in ("xs.append((win - lo) / (t1 - t0))", "xs.append(win / (hi - lo + 1e-8))", "xs.append(win / (a - b))",
+                 # (code_review_s76 7: a schedule's, a clock's or a score's interpolation, and a bandwidth)
+                 "frac = (step - warmup_start) / (warmup_end - warmup_start)", "alpha = (t - t0) / (t1 - t0)",
+                 "lr = base / (self.max_iters - self.min_iters)",
+                 "score = (raw - random_score) / (human_score - random_score)", "kernel = np.exp(-d2 / self.sigma)"):
         assert std_division_warned(WINDOW_STD.replace("xs.append((win - win.mean(0)) / win.std(0))", line)) is None, line
+    for line in ("x = (x - mn) / (mx - mn)", "x = (img - img_min) / (img_max - img_min)", "x = win / win.ptp()"):
+        assert std_division_warned(WINDOW_STD.replace("xs.append((win - win.mean(0)) / win.std(0))", line)), line
 
 
 def test_numpy_s_warning_printed_by_a_worker_keeps_its_launcher_s_prefix_on_the_echoed_line():
@@ -427,6 +433,19 @@ def test_numpy_s_warning_printed_by_a_worker_keeps_its_launcher_s_prefix_on_the_
                   f"{prefix}  X = (X - X.mean(axis=0)) / X.std(axis=0)\n")
         assert std_division_warned(warned) == ("invalid value encountered in divide",
                                                "X = (X - X.mean(axis=0)) / X.std(axis=0)"), prefix
+    # (the scanner blanks the echoed line under its prefix too, so `loss = -1/m * ...` is no loss of -1; and a
+    # construct whose line the warning was raised at is read as where the nan was born -- code_review_s76 12, 13)
+    from trainwreck.diagnose import _warned_at
+    from trainwreck.logscan.cleaning import without_warning_echoes
+
+    echoed = (b"(pid=1) a.py:3: RuntimeWarning: overflow encountered in exp\n(pid=1)   loss = -1/m * np.sum(z)\n"
+              b"(pid=1) epoch 1 loss 0.5\n")
+    assert without_warning_echoes(echoed).split(b"\n")[1] == b""
+    raised = ("probs = np.exp(z) / np.sum(np.exp(z))\n"
+              "(RayTrainWorker pid=9) t.py:7: RuntimeWarning: overflow encountered in exp\n"
+              "(RayTrainWorker pid=9)   probs = np.exp(z) / np.sum(np.exp(z))\n")
+    assert _warned_at("exp-unshifted", raised)
+    assert not _warned_at("exp-unshifted", raised.replace("(RayTrainWorker pid=9)   probs", "(RayTrainWorker pid=9) other"))
     # (a line of another process, or of the program, is not the echo: it has no indent after the prefix)
     assert std_division_warned("(pid=1) task.py:41: RuntimeWarning: invalid value encountered in divide\n"
                                "(pid=2) X = (X - X.mean(axis=0)) / X.std(axis=0)\n") is None

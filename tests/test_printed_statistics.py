@@ -786,3 +786,16 @@ def test_a_print_of_shape_dtype_and_range_is_read_from_the_line_it_printed_furth
                   MITO_UNET.replace("96.0 4095.0", "0.0 1.0"),
                   MITO_UNET.replace("print(X.shape, X.dtype, X.min(), X.max())", "print(X.shape, X.dtype, y.min(), X.max())")):
         assert input_range_printed(other) == "", other
+    # (code_review_s76 1: two prints of one layout take their lines in order -- the masks' 0..255 first, the scaled
+    # inputs' 0..1 second -- not the first line for both)
+    two = MITO_UNET.replace("print(X.shape, X.dtype, X.min(), X.max())\nprint(Y.shape, np.unique(Y))",
+                            "print(Y.shape, Y.dtype, Y.min(), Y.max())\nprint(X.shape, X.dtype, X.min(), X.max())") \
+        .replace("(200, 256, 256, 1) float32 96.0 4095.0\n(200, 256, 256, 1) [0. 1.]",
+                 "(200, 256, 256, 1) float32 0.0 255.0\n(200, 256, 256, 1) float32 0.0 1.0")
+    assert "print(X.shape" in two and "0.0 255.0" in two
+    assert input_range_printed(two) == ""
+    # (a statistic asked twice is no print this reading pairs: which number is which is not its to say)
+    twice = MITO_UNET.replace("print(X.shape, X.dtype, X.min(), X.max())", "print(X.shape, X.max(), X.max())") \
+        .replace("(200, 256, 256, 1) float32 96.0 4095.0", "(200, 256, 256, 1) 4095.0 4095.0")
+    assert input_range_printed(twice) == ""
+    assert "values up to 255" in input_range_printed(two.replace("float32 0.0 1.0", "float32 0.0 255.0"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from .brackets import arguments
 from . import lazy_regex
 from .sentences import told
 
@@ -164,15 +165,23 @@ def spent_clip(prose: str) -> tuple[str, str] | None:
                        None) if built else None
         between = rest[:built.end() + clipped.start()] if clipped else ""
         name = re.escape(bound.group("name"))
-        if clipped is None or re.search(rf"(?m)^[ \t]*{name}[ \t]*=|\bdef\s+\w+\([^)]*\b{name}\b", between):
+        # (the name, or the alias the clip is given, bound to something else between: not the aliasing itself)
+        rebound = (rf"(?m)^[ \t]*(?:{name}|{re.escape(clipped.group('clipped'))})[ \t]*=(?![ \t]*{name}[ \t]*(?:#[^\n]*)?$)"
+                   if clipped else "")
+        if clipped is None or re.search(rebound, between) or re.search(rf"\bdef\s+\w+\([^)]*\b{name}\b", between):
             continue
         given = " ".join(bound.group(0).split())
-        given = given if len(given) <= 80 else given[:60].rstrip() + " ...)"
+        expression = given.split("=", 1)[1].strip()
+        if len(given) > 80:         # (cut at its first argument's end, not within a word)
+            call = re.match(r"[\w.]+\(", expression)
+            first = call and (arguments(expression, call.end() - 1, reach=2000) or [""])[0].strip()
+            expression = f"{call.group(0)}{first}, ...)" if first else expression[:60]
+            given = f"{bound.group('name')} = {expression}"
         return (f"gradient clipping never shortened an update: `{given}` can be iterated only once, the optimizer's "
                 f"constructor used it up, and `clip_grad_norm_({clipped.group('clipped')}, ...)` finds no tensors: it "
                 "clips nothing and returns a norm of 0",
                 f"Give the clip the parameters themselves: `clip_grad_norm_(model.parameters(), max_norm)`, or bind a "
-                f"list once (`{bound.group('name')} = list(model.parameters())`) for the optimizer and the clip; then "
+                f"list once (`{bound.group('name')} = list({expression})`) for the optimizer and the clip; then "
                 "check, as the entry's fix says, how many steps it clips.")
     return None
 

@@ -53,7 +53,7 @@ from .normals import (BENIGN_WARNINGS, NATS_BITS, Normal, RESTARTED, UNIFORM_STA
                       normals_asked)
 from .precision_said import precision_face
 from .rate_tried import lr_tried, rate_zero_failed
-from .run_said import (BELOW_A_CONSTANT, STUCK, loss_climb_said, says_failure, says_not_learning, short_of_reference_said,
+from .run_said import (STUCK, loss_climb_said, says_failure, says_not_learning, short_of_a_trivial_reference, short_of_reference_said,
                        untrained_output_nonfinite)
 from .schedule_said import restarts_said
 from .sentences import YES_NO, mostly_prose
@@ -494,7 +494,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         read.append(("", f"the report says this run does worse than a constant prediction or a linear fit "
                          f"(\"{short}\"), a reference a working network should at least match: so the paste was "
                          "read for what this run does wrong, though its own loss falls"
-                     if BELOW_A_CONSTANT.search(short) else
+                     if short_of_a_trivial_reference(ev.prose) else
                      f"the report says this run falls far short of the one it is compared with (\"{short}\"): the "
                      "same setup does better there, so the paste was read for what this run does differently, "
                      "though its own loss falls"))

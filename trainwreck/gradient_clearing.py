@@ -352,9 +352,11 @@ def cleared_each_step(prose: str) -> bool:
     only of a module it copied them from (copy_cleared)?"""
     # (nor where another optimizer the loop steps is cleared only outside it: the clearing beside backward() is the
     # other's)
-    # (nor where another optimizer the paste steps is cleared nowhere)
+    # (nor where another optimizer the paste steps is cleared nowhere, nor where a GAN's discriminator is cleared only
+    # before the generator's backward())
     return bool(CLEARED_EACH_STEP.search(prose)) and copy_cleared(code_of(prose)) is None \
-        and not cleared_outside(prose) and not cleared_after(prose) and optimizer_never_cleared(code_of(prose)) is None
+        and not cleared_outside(prose) and not cleared_after(prose) and optimizer_never_cleared(code_of(prose)) is None \
+        and carried_into_the_discriminator(prose) is None
 
 
 def trainer_clears(ev: Evidence) -> str:
@@ -522,35 +524,41 @@ def jax_accumulator_never_reset(prose: str) -> str:
 # ... or a GAN's loop that clears both optimizers once, at the top of the iteration, and then steps the generator and
 # the discriminator in turn: the generator's loss is computed through the discriminator (D judges G's fakes), so its
 # backward() fills the discriminator's buffers too, and the discriminator's own backward() adds to them -- its step
-# applies the generator's gradient as well, one that moves it to call the fakes real. Read in the code's order of
-# events: the discriminator's optimizer steps after two backward() calls with another optimizer's step between them,
-# cleared before the first and not since. Not where the paste freezes the discriminator for the generator's step
-# (pix2pix's `set_requires_grad(netD, False)`, `requires_grad_(False)`).
-_EVENT = lazy_regex.compile(r"(?<![\w.])(?P<name>(?:self\.)?[A-Za-z_]\w{0,40})\.(?P<call>zero_grad|backward|step)\(")
-_OPTIMIZER_WORDS = re.compile(r"(?i)^(?:self\.)?(?:optimi[sz]er|optim|opt)_?|_?(?:optimi[sz]er|optim|opt)$")
+# follows the sum, which pulls it toward calling the fakes real (WR-260's page). Read in the code's order of events:
+# the discriminator's optimizer steps after two backward() calls with another optimizer's step between them, cleared
+# before the first and not since. Not where the paste freezes the discriminator for the generator's step (pix2pix's
+# `set_requires_grad(netD, False)`, BigGAN's `toggle_grad(D, False)`, a helper `requires_grad(D, False)`,
+# `requires_grad_(False)`), nor where the generator's backward() is told which leaves to fill (`inputs=`), nor in a
+# paste that names no GAN (an autoencoder's `opt_e` and `opt_d`).
+_EVENT = lazy_regex.compile(r"(?<![\w.])(?P<name>(?:self\.)?[A-Za-z_]\w{0,40})\.(?P<call>zero_grad|backward|step)(?=\()")
+_OPTIMIZER_WORDS = re.compile(r"(?i)^(?:optimi[sz]er|optim|opt)_?|_?(?:optimi[sz]er|optim|opt)$")
 DISCRIMINATOR = re.compile(r"(?i)^(?:d|disc\w*|critic\w*|net_?d|dis)$")
-FROZEN_FOR_A_STEP = lazy_regex.compile(r"\bset_requires_grad\(|\brequires_grad_\(\s*False\b|\.requires_grad\s*=\s*False\b")
-GAN_LOOP = lazy_regex.compile(r"(?i)\bdiscriminator\b|\bgenerator\b|\b(?:net|opt\w*|optimi[sz]er)_?[DG]\b|\b[DG]_(?:opt\w*|optimi[sz]er)\b")
+FROZEN_FOR_A_STEP = lazy_regex.compile(r"\bset_requires_grad\(|\brequires_grad_\(\s*False\b|\.requires_grad\s*=\s*False\b|"
+                                       r"\b(?:toggle_grad|requires_grad)\(\s*[\w.]{1,40}\s*,\s*(?:False|0)\s*\)")
 
 
 def carried_into_the_discriminator(prose: str) -> tuple[str, str, str] | None:
     """(the discriminator's optimizer, the loss whose backward() its step also carries, the optimizer stepped between)
     where a GAN's loop clears the discriminator's optimizer only before the generator's backward() (see above); or
     None."""
+    from .loss_inputs import GAN_NAMED     # (loss_inputs reads the paste's losses through modules that import this one)
+
     code = code_of(prose)
-    if not GAN_LOOP.search(code) or FROZEN_FOR_A_STEP.search(code):
+    if not GAN_NAMED.search(prose) or FROZEN_FOR_A_STEP.search(code):
         return None
-    events = [(m.group("call"), m.group("name")) for m in itertools.islice(_EVENT.finditer(code), 400)]
-    for s, (call, opt) in enumerate(events):
-        if call != "step" or not DISCRIMINATOR.match(_OPTIMIZER_WORDS.sub("", opt)):
+    events = [(m.group("call"), m.group("name"), arguments(code, m.end()) or [])
+              for m in itertools.islice(_EVENT.finditer(code), 400)]
+    for s, (call, opt, _) in enumerate(events):
+        if call != "step" or not DISCRIMINATOR.match(_OPTIMIZER_WORDS.sub("", opt.removeprefix("self."))):
             continue
         backwards = [k for k in range(s) if events[k][0] == "backward"]
-        cleared = [k for k in range(s) if events[k] == ("zero_grad", opt)]
+        cleared = [k for k in range(s) if events[k][:2] == ("zero_grad", opt)]
         if len(backwards) < 2 or not cleared:
             continue
         first, second = backwards[-2], backwards[-1]
-        between = [name for c, name in events[first:second] if c == "step" and name != opt]
-        if between and cleared[-1] < first \
-                and not any(c == "zero_grad" and name != opt for c, name in events[first:s] if name not in between):
+        between = [name for c, name, _ in events[first:second] if c == "step" and name != opt]
+        told_leaves = any(re.match(r"\s*inputs\s*=", a) for a in events[first][2])
+        if between and cleared[-1] < first and not told_leaves \
+                and not any(c == "zero_grad" and name != opt for c, name, _ in events[first:s] if name not in between):
             return opt, events[first][1], between[0]
     return None

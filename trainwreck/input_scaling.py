@@ -514,8 +514,9 @@ BY_HAND_DOUBTED = lazy_regex.compile(r"(?i)\b(?:" + UNDONE + r"|could|would|sugg
 # (not the pair a normalisation is named by, "standardised with the training mean/std")
 # (or the root of a variance with nothing added inside it, `/ torch.sqrt(var)`, `* torch.rsqrt(var)`: a weight
 # standardisation's or a normalisation's written by hand)
-# (its arguments may hold one level of brackets: `s.std(axis=(0, 1))`; a module's own, `/ self.stdev`, as RevIN keeps it)
-DIVIDES_BY_STD = lazy_regex.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\((?:[^()\n]|\([^()\n]{0,20}\)){0,30}\)(?!\s*\+)|(?<!mean)(?<!mean )/\s*(?:self\.)?(?:[A-Za-z]\w{0,20}_)?(?:std|sigma|stdev|stds|sd)(?:_\w{1,20})?\b(?!\s*\+)|"
+# (its arguments may hold one level of brackets: `s.std(axis=(0, 1))`; a module's own, `/ self.stdev`, as RevIN keeps it,
+# or one under a name of its own, `/ c_std` -- not a sigma the model learns or is given, `/ self.sigma`, a bandwidth)
+DIVIDES_BY_STD = lazy_regex.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\((?:[^()\n]|\([^()\n]{0,20}\)){0,30}\)(?!\s*\+)|(?<!mean)(?<!mean )/\s*(?:sigma\b|(?:self\.)?(?:[A-Za-z]\w{0,20}_)?(?:std|stdev|stds|sd)(?:_\w{1,20})?\b)(?!\s*\+)|"
                                     r"/\s*(?:torch|np|numpy|jnp|tf\.math|math)\.sqrt\(\s*\w{0,20}var\w{0,20}\s*\)|"
                                     r"\*\s*(?:torch|jnp|tf\.math|jax\.lax|lax)\.rsqrt\(\s*\w{0,20}var\w{0,20}\s*\)|"
                                     r"<-\s*scale\((?![^\n]{0,120}\bscale\s*=\s*(?:FALSE|F)\b)(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\)){0,120}\)")
@@ -535,11 +536,26 @@ DIVIDES_BY_RANGE = lazy_regex.compile(r"\(\s*" + _NAME + r"\s*-\s*(?P<low>" + _N
                                       r"[\w.\[\]]{0,40}\bmin\w*(?:\([^()\n]{0,30}\))?\s*\)|/\s*(?:np|numpy)\.ptp\(|/\s*[\w.\[\]]{1,40}\.ptp\(")
 
 
+# (a range of the data's values, by the names a low end takes -- a min, a lo, a 1st percentile, a quantile -- not a
+# schedule's or a clock's: `(step - warmup_start) / (warmup_end - warmup_start)`, `(t - t0) / (t1 - t0)`, an RL score's
+# `(raw - random_score) / (human_score - random_score)`)
+DATA_LOW = lazy_regex.compile(r"(?i)(?:^|[_.])(?:min\w*|mn|lo|low\w*|p\d{1,2}|pct\w*|percentile\w*|quantile\w*|q\d{1,2}|vmin|floor)"
+                              r"(?:$|[_(\[])|^\w*(?:min|lo)$")
+NOT_DATA_RANGE = lazy_regex.compile(r"(?i)step|epoch|iter|warm|time|sched|\blr\b|\bt\d?\b|score|start|end")
+
+
+def _range_of_data(division: re.Match) -> bool:
+    """Is the range DIVIDES_BY_RANGE found one of the data's values (DATA_LOW, NOT_DATA_RANGE)?"""
+    low = division.groupdict().get("low")
+    return not NOT_DATA_RANGE.search(division.group(0)) and (low is None or bool(DATA_LOW.search(low)))
+
+
 def std_division_warned(prose: str) -> tuple[str, str] | None:
     """(the warning's words, the echoed line) where NumPy warned at a line that divides by a spread with nothing added
-    to it -- a standard deviation (DIVIDES_BY_STD) or a range (DIVIDES_BY_RANGE) --, else None."""
+    to it -- a standard deviation (DIVIDES_BY_STD) or a range of the data (DIVIDES_BY_RANGE) --, else None."""
     for m in itertools.islice(DIVIDE_WARNED.finditer(prose), 10):
-        if DIVIDES_BY_STD.search(m.group("line")) or DIVIDES_BY_RANGE.search(m.group("line")):
+        ranged = DIVIDES_BY_RANGE.search(m.group("line"))
+        if DIVIDES_BY_STD.search(m.group("line")) or ranged and _range_of_data(ranged):
             return f"{m.group('what')} encountered in divide", " ".join(m.group("line").split())
     return None
 

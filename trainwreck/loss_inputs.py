@@ -488,16 +488,19 @@ def _logits_losses(code: str) -> str:
 # A name set, after the probabilities', to a sum or a mean of them (a volume renderer's `sem_map = torch.sum(weights[...,
 # None] * sem, -2)`, an ensemble's `probs.mean(0)`): a mix of probability vectors, still no logits (a renderer's weights,
 # at most 1 in all, or a mean, keep its entries in [0, 1]). Not a log, an exp or an argmax of them: CrossEntropyLoss of
-# a log_softmax is right, as log_softmax is idempotent.
-ASSIGNED_LINE = lazy_regex.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,30})[ \t]*=[ \t]*(?P<rhs>[^\n]{1,200})$")
-MIXES = lazy_regex.compile(r"\b(?:torch|np|jnp|tf)\.(?:sum|mean|einsum|matmul|bmm)\(|\.(?:sum|mean)\(|\breduce_(?:sum|mean)\(")
-NOT_A_MIX = lazy_regex.compile(r"\b(?:log\w*|exp\w*|argmax|softmax|sigmoid)\b")
+# a log_softmax is right, as log_softmax is idempotent. Nor the softmax used as the weights over something else --
+# attention over values, an attention pooling of logits (`torch.sum(w * token_logits, 1)`), whose average of logits
+# is logits: a product with a logit's or a value's name, or a matmul, is that.
+MIXES = lazy_regex.compile(r"\b(?:torch|np|jnp|tf)\.(?:sum|mean)\(|\.(?:sum|mean)\(|\breduce_(?:sum|mean)\(")
+NOT_A_MIX = lazy_regex.compile(r"\b(?:log\w*|exp\w*|argmax|softmax|sigmoid|matmul|bmm|einsum|values?|v)\b|logit|log_?prob|@")
 
 
 def mixed_from(code: str, set_at: re.Match) -> re.Match | None:
     """The first later assignment that sets a name to a sum or a mean over the name `set_at` sets (MIXES), or None."""
     name = re.compile(r"(?<![\w.])" + re.escape(set_at.group("name")) + r"\b")
-    return next((m for m in itertools.islice(ASSIGNED_LINE.finditer(code, set_at.end()), 200)
+    from .weight_init import ASSIGNED       # (weight_init reads layers through modules that read this one)
+
+    return next((m for m in itertools.islice(ASSIGNED.finditer(code, set_at.end()), 200)
                  if m.group("name") != set_at.group("name") and name.search(m.group("rhs"))
                  and MIXES.search(m.group("rhs")) and not NOT_A_MIX.search(m.group("rhs"))), None)
 

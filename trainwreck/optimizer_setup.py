@@ -12,6 +12,8 @@ import re
 from .breaking_constructs import code_of, line_from
 from .curve_shape import Signature, fmt
 from .logscan import Evidence
+from .sentences import sentence_around
+from .thesaurus import OPTIMIZER_NAMES
 from . import lazy_regex
 
 # A learning rate printed beside the loss that rose (a warmup, a warm restart, a range test) through the climb,
@@ -112,11 +114,27 @@ HIGH_ADAPTIVE_CONFIG = lazy_regex.compile(r"(?i)(?<![\w-])(?:" + _OPT_VALUE + r"
                                           + _OPT_VALUE.replace("?P<opt>", "?P<opt2>") + ")")
 # ... or a run's log line that names the optimizer by its class and prints its rate after it (Cellpose's `>>> AdamW,
 # learning_rate=0.10000, weight_decay=0.00010`, `Optimizer: Adam (lr=0.3)`): a printed `=` or `:`, not a sentence's
-# "a learning rate of" -- rates a person lists as tried are rate_tried's -- and no other optimizer named between
-_OTHER_OPTIMIZER = r"\b(?:SGD|Adam\w*|NAdam|Nadam|RMSprop|Adagrad|Adadelta|Lion|Adafactor|LAMB|LARS|Lamb)\b"
+# "a learning rate of" -- rates a person lists as tried, or says were changed, are rate_tried's -- within one clause,
+# with no other optimizer named between or after it in that clause (thesaurus.OPTIMIZER_NAMES, any case)
+_OTHER_OPTIMIZER = r"(?i:\b(?:" + "|".join(OPTIMIZER_NAMES) + r"|lars)\b)"
 HIGH_ADAPTIVE_PRINTED = lazy_regex.compile(r"(?<![\w.-])(?P<opt>Adam|AdamW|Adamax|NAdam|Nadam|RMSprop)\b(?![(.])"
-                                           r"(?:(?!" + _OTHER_OPTIMIZER + r")[^\n{}]){0,80}?(?<![\w-])(?:lr|learning_rate)"
-                                           r"[ \t]*[:=][ \t]*(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])")
+                                           r"(?:(?!" + _OTHER_OPTIMIZER + r")(?:[^\n{}.;]|\.\d)){0,80}?(?<![\w-])"
+                                           r"(?:lr|learning_rate)[ \t]*[:=][ \t]*(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)"
+                                           r"(?![\w.])(?=(?:(?!" + _OTHER_OPTIMIZER + r")[^\n.;])*(?:[\n.;]|$))")
+# (a clause that says the rate was tried, changed or is someone's default: "Tried Adam: lr=0.1 explodes", "the repo's
+# default is Adam, lr=0.1 but I changed it")
+RATE_NOT_USED = lazy_regex.compile(r"(?i)\b(?:tried|trying|try|changed?|switched|default|instead|replaced|was|used\s+to)\b")
+
+
+def _printed_rate(prose: str) -> re.Match | None:
+    """The first HIGH_ADAPTIVE_PRINTED line whose sentence says nothing of a rate tried or changed (RATE_NOT_USED)."""
+    for m in itertools.islice(HIGH_ADAPTIVE_PRINTED.finditer(prose), 5):
+        start, end = sentence_around(prose, m.start(), m.end(), stops=".;\n?!")
+        if not RATE_NOT_USED.search(prose, start, end):
+            return m
+    return None
+
+
 RATE_A_FACTOR = lazy_regex.compile(r"(?i)\bnoam\b|decay_method|rsqrt|inverse_sqrt")
 _NAMES = {name.lower(): name for name in ("Adam", "AdamW", "Adamax", "NAdam", "RMSprop")}
 
@@ -149,8 +167,9 @@ def high_adaptive_rate(prose: str) -> str:
     m = next((m for m in itertools.chain(HIGH_ADAPTIVE_RATE.finditer(prose), OPTAX_RATE.finditer(prose))
               if float(m.group("rate")) >= HIGH_ADAPTIVE_AT), None)
     named = _rate_named(prose) if m is None else None
+    printed = _printed_rate(prose)
     config = next((c for c in itertools.chain(itertools.islice(HIGH_ADAPTIVE_CONFIG.finditer(prose), 5),
-                                              itertools.islice(HIGH_ADAPTIVE_PRINTED.finditer(prose), 5))
+                                              [printed] if printed else [])
                    if float(c.group("rate") or c.group("rate2")) >= HIGH_ADAPTIVE_AT), None) \
         if m is None and named is None and not RATE_A_FACTOR.search(prose) else None
     fastai = _fastai_rate(prose) if m is None and named is None and config is None else None

@@ -51,7 +51,7 @@ from .rate_tried import broke_before_update, lr_tried, rate_zero_failed
 from .run_kind import IMAGE_TO_IMAGE, OTHER_TARGET, SUMMED, absolute_loss, linear_model
 from .sequence_losses import ctc_blank_label
 from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_broke, loss_climb_said, losses_built,
-                       short_of_reference_said,
+                       short_of_a_trivial_reference, short_of_reference_said,
                        not_learning_sentences, order_moved_it, nonfinite_skipped, own_data_only, RL_RUN, says_not_learning,
                        untrained_output_enormous, untrained_output_nonfinite)
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
@@ -262,13 +262,13 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # (one value will do, a run's summary: the words say the run never learnt)
     elif regressor and ev.first_nonfinite is None and (ev.count >= 3 and ENORMOUS_START <= ev.last < ev.head[0]
                                                        or ev.count == 1 and ev.last >= ENORMOUS_START) \
-            and ((not_learning := says_not_learning(ev.prose)) or short_of_reference_said(ev.prose)) \
+            and ((not_learning := says_not_learning(ev.prose)) or short_of_a_trivial_reference(ev.prose)) \
             and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"] \
             and "inputs" not in scaled["unscaled"]:
         size = (f"an absolute error that large takes errors of about {fmt(ev.last)}" if absolute_loss(ev.prose)
                 else f"a squared error that large takes errors of about {fmt(math.sqrt(ev.last))} (its root)")
         still = "is still" if ev.count > 1 else "is"
-        words = "does not learn" if not_learning else "falls far short of what it is compared with"
+        words = "does not learn" if not_learning else "does worse than a constant prediction or a linear fit"
         out["raw-targets"] = (f"{regressor} (a regression's run), and its loss {still} {fmt(ev.last)} at its last value "
                               f"({ev.where(ev.count - 1)}), in a run the words say {words}: {size}, targets in "
                               "their raw units")
@@ -454,7 +454,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["cleared-outside"] = (f"the pasted GAN loop clears `{d}` only before `{loss}.backward()`, which runs through "
                                   f"the discriminator (it judges the generator's fakes) and fills its gradients too; "
                                   f"`{g}.step()` follows, then the discriminator's own backward() adds to them: `{d}`'s "
-                                  f"step applies `{loss}`'s gradient as well, one that moves the discriminator to call "
+                                  f"step follows the sum, and `{loss}`'s part pulls the discriminator toward calling "
                                   "the fakes real")
     # (a clip after the step beside a curve that is not a climb, which curve_shape reads as a climb despite clipping:
     # whatever broke the run, the unclipped run, the clip never touched it)

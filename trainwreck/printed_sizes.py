@@ -21,6 +21,7 @@ pre-activations about that many times a unit-scale input's (WR-330's Why).
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -98,44 +99,61 @@ def _printed_calls(prose: str, kind: str) -> tuple[dict[str, float], str] | None
 
 
 # ... or a print of several things about one array, its shape and dtype beside its statistics (`print(X.shape,
-# X.dtype, X.min(), X.max())`), and the line it printed wherever the paste shows the run's output: the first later
-# line that is exactly what print() writes for those arguments, each in its own form, one space between
-# (`(200, 256, 256, 1) float32 96.0 4095.0`)
+# X.dtype, X.min(), X.max())`), and the line it printed wherever the paste shows the run's output: a later line that is
+# exactly what print() writes for those arguments, each in its own form, one space between (`(200, 256, 256, 1) float32
+# 96.0 4095.0`). Prints of the same layout (a code block's print of Y, then of X, its output block below) take such
+# lines one to one, in order -- the k-th print the k-th line after it -- and a print left without one reads nothing.
 PRINT_CALL = lazy_regex.compile(r"(?m)^[ \t]*print(?=\()")
 _SHAPE = (r"(?:\((?:\d+,[ \t]*)*\d*,?\)|torch\.Size\(\[[\d, \t]*\]\)|\(?TensorShape\(\[[\w, \t]*\]\)\)?)")
 _DTYPE = r"(?:torch\.|<dtype:[ \t]*')?(?:u?int|float|bfloat|complex|bool)\d*'?>?"
+# (_SCALAR's forms as one field of a line: no whitespace at its ends, which the `[ \t]+` joining the fields owns)
 _FIELD_SCALAR = (r"(?:(?:np|numpy)\.\w+\(|tensor\()?(" + NUMBER + r")(?:,[ \t]*(?:device|dtype|grad_fn|requires_grad)"
                  r"[ \t]*=[ \t]*[^()\n]*)?\)?")
+_ANY_CALL = lazy_regex.compile(_call(r"[A-Za-z_]\w{0,30}", "0"))
 OUTPUT_REACH = 4000
 
 
-def _printed_apart(prose: str, kind: str) -> tuple[dict[str, float], str] | None:
+@functools.lru_cache(maxsize=4)
+def _prints_apart(prose: str) -> tuple[tuple[str, dict[str, float], str], ...]:
+    """(the array's name, its statistics, the print and its line quoted) for each print of one array's shape or dtype
+    beside its statistics whose output line the paste shows (see above), in the prints' order."""
+    prints = []
     for p in itertools.islice(PRINT_CALL.finditer(prose), 50):
-        args = [a.strip() for a in (arguments(prose, p.end()) or [])]
         fields, stats, names = [], [], set()
-        for arg in args:
-            call, name = _ONE_CALL[kind].fullmatch(arg), re.fullmatch(r"(\w+)\.(shape|dtype)", arg)
+        for arg in (a.strip() for a in (arguments(prose, p.end()) or [])):
+            call, named = _ANY_CALL.fullmatch(arg), re.fullmatch(r"(\w+)\.(shape|dtype)", arg)
             if call:
                 names.add(call.group("n0") or call.group("m0"))
                 stats.append(call.group("s0") or call.group("f0"))
                 fields.append(_FIELD_SCALAR)
-            elif name:
-                names.add(name.group(1))
-                fields.append(_SHAPE if name.group(2) == "shape" else _DTYPE)
+            elif named:
+                names.add(named.group(1))
+                fields.append(_SHAPE if named.group(2) == "shape" else _DTYPE)
             else:
                 break
         else:
             # (one array, asked for its statistics each once, beside one thing more: two bare numbers are
             # _printed_calls')
-            if len(names) != 1 or not stats or len(set(stats)) != len(stats) or len(fields) == len(stats):
-                continue
-            line = re.compile(r"(?m)^[ \t]*" + r"[ \t]+".join(fields) + r"[ \t]*\r?$")
-            out = line.search(prose, prose.find("\n", p.end()) + 1, p.end() + OUTPUT_REACH)
-            if out:
-                numbers = [float(v) for v in out.groups()]
-                return dict(zip(stats, numbers)), (f"{' '.join(prose[p.start():prose.find(chr(10), p.end())].split())}"
-                                                   f" -> {' '.join(out.group(0).split())}")
-    return None
+            if len(names) == 1 and stats and len(set(stats)) == len(stats) and len(fields) > len(stats):
+                prints.append((p, names.pop(), stats, r"[ \t]+".join(fields)))
+    found, taken = [], {}
+    for p, name, stats, layout in prints:
+        line = re.compile(r"(?m)^[ \t]*" + layout + r"[ \t]*\r?$")
+        start = max(prose.find("\n", p.end()) + 1, taken.get(layout, 0))
+        out = line.search(prose, start, p.end() + OUTPUT_REACH)
+        if out:
+            taken[layout] = out.end()
+            quoted = f"{' '.join(prose[p.start():prose.find(chr(10), p.end())].split())} -> {' '.join(out.group(0).split())}"
+            found.append((name, dict(zip(stats, (float(v) for v in out.groups()))), quoted))
+    return tuple(found)
+
+
+_NAMED = {"targets": lazy_regex.compile(TARGET_NAME), "inputs": lazy_regex.compile(INPUT_NAME)}
+
+
+def _printed_apart(prose: str, kind: str) -> tuple[dict[str, float], str] | None:
+    """The statistics and the quote of the first print apart (_prints_apart) of an array of that kind, or None."""
+    return next(((stats, quoted) for name, stats, quoted in _prints_apart(prose) if _NAMED[kind].fullmatch(name)), None)
 
 
 def _repl_tuple(prose: str, kind: str) -> tuple[dict[str, float], str] | None:

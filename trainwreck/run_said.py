@@ -336,7 +336,10 @@ LOSS_CLIMBS = lazy_regex.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,40
                                  # epoch, then climbs back up", "loss improves at first, then gets worse" -- the verb after
                                  # ", then" is the loss's, with no object of its own: not "then increased patience to 20")
                                  r"\b(?:loss\w*|cost)\b(?:[^.;,\n]|\.\d){0,60}?,\s*(?:and\s+)?then\s+(?:climb\w*|ris(?:es|ing)|rose|"
-                                 r"(?:gets?|got|getting)\s+worse|"
+                                 # (the loss's own worse, not "then got worse results", nor a run the words change:
+                                 # "then gets worse once I turn on augmentation")
+                                 r"(?:gets?|got|getting)\s+worse\b(?!\s+(?:results?|accuracy|scores?|predictions?|"
+                                 r"performance|metrics?)\b)(?![^.;\n]{0,40}?\b(?:once|when|after|if)\s+(?:i|we)\b)|"
                                  r"increas(?:es|ed)\b(?!\s+(?:the|my|a|an|our|its|\w+\s+to)\b)|"
                                  r"(?:goes|going|went|comes|came|shoots?|shot)\s+(?:back\s+)?up)\b")
 # (a fall said after the climb, not denied -- "it never comes back down" -- nor the rate's, "drops the learning rate";
@@ -647,28 +650,50 @@ GAP_TAKEN_BACK = lazy_regex.compile(r"(?i)\b(?:until|unless|when|whenever|once|i
 OTHERS_RUN = lazy_regex.compile(r"(?i)\b(?:" + _OTHERS + r")\b")
 
 
+# (a trivial reference is compared with a run of this one's model: not another learner's -- "the random forest does
+# worse than linear regression" -- nor a case put, "worse than predicting the mean would mean R2 < 0", nor an early
+# stage the sentence says it then beat: "at epoch 1 it is worse than predicting the mean, but by epoch 50 far better")
+OTHER_LEARNER = lazy_regex.compile(r"(?i)\b(?:random\s+forests?|forests?|xgboost|xgb|lightgbm|lgbm|catboost|boost\w*|svms?|svr|"
+                                   r"knn|k-?nn|(?:linear|logistic|ridge|lasso)\s+regression|trees?|baselines?)\b")
+TRIVIAL_BEATEN = lazy_regex.compile(r"(?i)\bwould\b|\b(?:but|after|then|later|by)\b[^.;\n]{0,60}?\b(?:better|beats?|beat|"
+                                    r"outperform\w*|surpass\w*)\b|\b(?:first|early|initially|at\s+(?:the\s+)?start|"
+                                    r"at\s+epoch\s+[01]\b|first\s+few)\b")
+
+
 @functools.lru_cache(maxsize=8)      # (asked by the paste's facts and by the report's Read: line, of the same text)
-def short_of_reference_said(text: str) -> str:
-    """The sentence that says this run falls far short of a run it is compared with (SHORT_OF, then REFERENCE), else
-    ''."""
+def _short_of(text: str) -> tuple[str, bool]:
+    """(the sentence, whether the reference is a trivial one: BELOW_A_CONSTANT) that says this run falls far short of a
+    run it is compared with (SHORT_OF, then REFERENCE); else ("", False)."""
     text = WRAPPED.sub(" ", text)
     for m in itertools.islice(SHORT_OF.finditer(text), 20):
         begin, end = sentence_around(text, m.start(), m.end(), stops=".;\n?!")
         sentence, before = text[begin:end + 1], text[begin:m.start()]
         reference = REFERENCE.match(text, m.end())
+        trivial = reference is not None and BELOW_A_CONSTANT.match(reference.group(0)) is not None
         # (lower or below of a score's: a loss lower than the paper's is better, not short of it)
         lower = re.search(r"(?i)\b(?:lower|below)\b", m.group(0)) is not None
         # (not a yes/no question's, "is it much worse than the paper?": what told leaves is what the report tells)
         if reference is None or denied_before(text, m.start()) or CHANGED_RUN.search(before) \
-                or OWN_OR_SAME_RUN.search(reference.group(0)) and not BELOW_A_CONSTANT.match(reference.group(0)) \
+                or OWN_OR_SAME_RUN.search(reference.group(0)) and not trivial \
                 or REFERENCE.search(before) \
                 or RESOURCE_WORD.search(sentence) or OTHERS_RUN.search(sentence) \
                 or GAP_TAKEN_BACK.search(text, reference.end(), end) or CHANGED_RUN.search(text[reference.end():end]) \
                 or m.group(0).lower() not in told(sentence) \
-                or lower and (LOSS_WORD.search(before) or not SCORE_WORD.search(sentence)):
+                or lower and (LOSS_WORD.search(before) or not SCORE_WORD.search(sentence)) \
+                or trivial and (OTHER_LEARNER.search(before) or TRIVIAL_BEATEN.search(sentence)):
             continue
-        return shown(" ".join(text[begin:end].split()), QUOTED, quote=False)
-    return ""
+        return shown(" ".join(text[begin:end].split()), QUOTED, quote=False), trivial
+    return "", False
+
+
+def short_of_reference_said(text: str) -> str:
+    """The sentence that says this run falls far short of a run it is compared with (_short_of), else ''."""
+    return _short_of(text)[0]
+
+
+def short_of_a_trivial_reference(text: str) -> bool:
+    """Is the run _short_of compares a constant prediction or a linear fit (BELOW_A_CONSTANT)?"""
+    return _short_of(text)[1]
 
 
 def says_failure(text: str, ignore: frozenset = frozenset()) -> bool:

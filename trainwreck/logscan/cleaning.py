@@ -127,7 +127,9 @@ WORKER_PREFIX = r"(?:\((?:\w+ )?pid=\d+(?:, ip=[\d.]+)?\) |\[rank\d+\]: |\[defau
 # source that raised it, indented (warnings.formatwarning): `  loss = -1/m * np.sum(...)` is code, not a loss of -1.
 # Not for code Python has no source of (`<stdin>`, `<string>`, `<console>`, a frozen module): it echoes nothing
 # there, and the indented line after such a warning is the program's own.
-WARNING_ECHO = re.compile(rb"(?m)^(?!<(?:stdin|string|console|frozen)\b)([^\n]*:\d+: [A-Z]\w*Warning: [^\n]*\n)[ \t]+[^\n]*")
+# (a worker's echo keeps its launcher's prefix, WORKER_PREFIX)
+WARNING_ECHO = re.compile(rb"(?m)^(?!<(?:stdin|string|console|frozen)\b)([^\n]*:\d+: [A-Z]\w*Warning: [^\n]*\n)"
+                          + WORKER_PREFIX.encode() + rb"?[ \t]+[^\n]*")
 WARNING_ANCHOR = b"Warning: "
 
 
