@@ -415,6 +415,28 @@ def test_grpo_s_group_relative_advantage_divided_by_the_group_s_std_is_one_std_p
     assert "item-std-unguarded" not in weighed_parts(guarded, "WR-060")
     assert "item-std-unguarded" not in weighed_parts(loop.replace("# group-relative advantage", ""), "WR-060")
 
+
+LOGISTIC_BY_HAND = ("A loss going from 0.07 to inf in one epoch seems like a bug. Lowering the lr just delays it.\n"
+                    "def logistic_loss(logits, y):\n    return torch.log(1 + torch.exp(-y * logits)).mean()\n"
+                    + "".join(f"epoch {e:3d}  train loss {v}\n" for e, v in [
+                        (1, "0.5127"), (2, "0.3981"), (3, "0.3560"), (20, "0.1394"), (25, "0.1027"), (30, "0.0818"),
+                        (33, "0.0752"), (34, "0.0733"), (35, "inf"), (36, "nan"), (37, "nan")]))
+
+
+def test_a_loss_whose_only_log_is_of_one_plus_an_exp_holds_no_log_of_zero():
+    """log(1 + exp(u)) is at least log 1 = 0 whatever u is: its inf is the exp's overflow (WR-020), never a log of 0.
+    Where every log the paste calls is of that form, and nothing else in it takes a log, WR-030 is held against, its
+    curve's face with it. A log of a probability, a method's .log() or a library cross-entropy beside it keeps WR-030."""
+    from trainwreck.breaking_constructs import logs_kept_off_zero
+
+    assert logs_kept_off_zero(LOGISTIC_BY_HAND) == "torch.log(1 + torch.exp(-y * logits))"
+    parts = weighed_parts(LOGISTIC_BY_HAND, "WR-030")
+    assert parts["log-floor"] < 0 and sum(parts.values()) < sum(weighed_parts(LOGISTIC_BY_HAND, "WR-020").values())
+    assert diagnosis(LOGISTIC_BY_HAND).matches[0].entry.id == "WR-020"
+    for other in ("    p = torch.sigmoid(z)\n    extra = -torch.log(p).mean()\n", "    extra = probs.log().mean()\n",
+                  "    extra = F.binary_cross_entropy(torch.sigmoid(z), t)\n"):
+        assert logs_kept_off_zero(LOGISTIC_BY_HAND + other) == "", other
+
 @OPT_IN
 def test_pytorch_reports_a_forward_nan_at_the_losss_own_backward():
     got = run("torch", """

@@ -964,6 +964,25 @@ def _inside_a_call(line: str, at: int, calls: tuple[str, ...]) -> bool:
     return False
 
 
+# Logs that no input takes to 0: every log the pasted code calls is of a positive constant plus an exp (`torch.log(1 +
+# torch.exp(-y * z))`, a logistic loss by hand), at least that constant whatever the exp gives -- no log of a probability
+# or a method's `.log()`, and no library loss that takes one (a cross-entropy, an NLL, a log_prob). Its inf comes from
+# the exp's overflow, not from a log of 0.
+LOG_OF_ONE_PLUS_EXP = lazy_regex.compile(r"^\s*(?:[1-9]\d*(?:\.\d*)?|\d*\.\d*[1-9]\d*)\s*\+\s*" + _LIBRARY + r"exp\(")
+LOGS_ELSEWHERE = lazy_regex.compile(r"\.log\(\)|\blog_prob\b|\bnll_loss\b|\bNLLLoss\b|\bBCELoss\b|\bbinary_cross_entropy\b|"
+                                    r"\bcross_?entropy\b|\bCrossEntropy|crossentropy\b|\blog_?softmax\b|\bxlogy\b")
+
+
+def logs_kept_off_zero(code: str) -> str:
+    """The first log call of the pasted code, quoted, where every one is of a positive constant plus an exp
+    (LOG_OF_ONE_PLUS_EXP) and nothing else in the code takes a log (LOGS_ELSEWHERE); or ""."""
+    calls = [m for m in itertools.islice(LOG_CALL.finditer(code), 20) if _CODE_LINE.match(_line_of(code, m)[1])
+             or _LIBRARY_CALLED.match(m.group(0))]
+    if not calls or LOGS_ELSEWHERE.search(code) or not all(LOG_OF_ONE_PLUS_EXP.match(m.group("arg")) for m in calls):
+        return ""
+    return " ".join(calls[0].group(0).split())
+
+
 def softplus_by_hand(code: str) -> re.Match | None:
     """The first softplus written by hand (SOFTPLUS_BY_HAND, SOFTPLUS_METHOD) in a line of code, whose exp's input
     nothing bounds: no largest subtracted, no minus an absolute value (the stable form's exp(-|x|)) or a square, no

@@ -19,7 +19,7 @@ from .logscan import Evidence, MessageFinder
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
 from .logscan.stops import names_no_cause
 from .breaking_constructs import (EXP_NEGATED, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, PAIRWISE, SINGULAR_SLOPE_WORDS,
-                                 code_of, masked_past_half)
+                                 code_of, logs_kept_off_zero, masked_past_half)
 from .data_checked import inputs_only
 from .data_values import (INPUT_NAN_WORDS, MASK_255_WORDS, MASK_SCALED_WORDS, ONE_CLASS_IOU_WORDS, RAW_PIXEL_WORDS,
                           UNLABELLED_WORDS)
@@ -549,6 +549,7 @@ class Context:
     # the kernel assertions the log prints (`Assertion `t >= 0 && t < n_classes` failed.`), as messages are declared
     assertions: tuple[str, ...] = ()
     no_zero_side: str = ""         # the setting that gives the hidden units no zero side to die on (hidden_activation)
+    logs_off_zero: str = ""        # the pasted code's logs, each of a constant plus an exp (logs_kept_off_zero)
     # the fact of the paste whose face each entry's curve was counted as (FACT_FACES), as weigh chose it: entry id -> fact
     faces: dict = field(default_factory=dict)
 
@@ -658,7 +659,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                     scale_recovered(ev.prose) if ev.first_nonfinite is None else "",
                     tuple(dict.fromkeys(f"Assertion `{m.group(1)}` failed."
                                         for m in itertools.islice(KERNEL_ASSERTION.finditer(ev.prose), 20))),
-                   no_zero_side(ev.prose))
+                   no_zero_side(ev.prose), logs_kept_off_zero(code_of(ev.prose)))
 
 
 def _finite_through(ev: Evidence) -> int | None:
@@ -1333,6 +1334,11 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         against.append(f"the paste sets its hidden units' activation ({c.no_zero_side}): this entry's units die on a "
                        "ReLU's zero side, where output and slope are 0 for every input, and these have no such side "
                        "(they saturate instead, far out on their ends: inputs or weights too large)")
+    if c.logs_off_zero and entry.id in w.log_of_zero and not any(k in c.printed for k in ("log-unguarded", "log-raw-output")):
+        # (and the curve's shape, a jump to inf or nan, is this entry's only through a log of 0: it goes too)
+        parts["log-floor"] = -W_SAID_HALF - max(parts.get("curve", 0.0), 0.0)
+        against.append(f"the pasted code's only log is of a constant plus an exp (`{c.logs_off_zero}`), at least that "
+                       "constant whatever the exp gives: no log of 0 is in it (an exp that overflows makes it inf)")
     if not c.trainer_clears and entry.id in w.uncleared and c.cleared_each_step:
         parts["cleared"] = -W_SAID_HALF
         against.append("the pasted loop clears the gradients beside backward(), in the same block: every step")
