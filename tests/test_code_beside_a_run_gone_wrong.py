@@ -377,8 +377,9 @@ def test_a_module_s_own_std_divided_by_is_read_as_the_std_it_keeps():
 
 
 ADAIN = ("AdaIN training: nan at random iterations.\n"
-         "iter 3360 | content 2.614 | style 3.982\niter 3370 | content 2.571 | style 4.305\n"
-         "iter 3380 | content nan | style nan\niter 3390 | content nan | style nan\n"
+         + "".join(f"iter {i} | loss {v}\n" for i, v in [(3320, "6.842"), (3330, "6.731"), (3340, "6.690"),
+                                                          (3350, "6.655"), (3360, "6.596"), (3370, "6.876"),
+                                                          (3380, "nan"), (3390, "nan")]) +
          "def calc_mean_std(feat):\n    f = feat.view(N, C, -1)\n    return f.mean(dim=2), f.std(dim=2)\n"
          "c_mean, c_std = calc_mean_std(content_feat)\nnormalized = (content_feat - c_mean) / c_std\n"
          "The content frames in that batch were ordinary shots except one that is a black frame.\n")
@@ -388,18 +389,32 @@ def test_a_std_named_with_an_affix_beside_an_input_said_all_black_is_a_zero_std_
     """A std kept under a name of its own (`c_std`, `std_x`) is divided by like `std`; a black frame is all zeros, so
     what is made from it value by value has a std of 0 -- at the batch that holds it, not from the first step (WR-060,
     its timing as for an item's own std). Black-and-white pictures, or a black background, are no such input."""
-    from trainwreck.input_scaling import ALL_ZERO_INPUT, DIVIDES_BY_STD
+    from trainwreck.input_scaling import ALL_ZERO_INPUT, divides_by_a_named_std
 
-    for division in ("/ c_std", "/ std_x", "/ self.feat_std"):
-        assert DIVIDES_BY_STD.search("y = (x - m) " + division + "\n"), division
-    assert not DIVIDES_BY_STD.search("y = x / usd_rate\n") and not DIVIDES_BY_STD.search("y = (x - m) / (c_std + 1e-5)\n")
+    for made, division in (("x_std = x.std(0)", "/ x_std"), ("std_x = np.sqrt(x.var(0))", "/ std_x"),
+                           ("def stats(f):\n    return f.mean(2), f.std(2)\nc_mean, c_std = stats(feat)", "/ c_std")):
+        assert divides_by_a_named_std(made + "\ny = (x - m) " + division + "\n"), division
+    # (final_review_s76 10: a std the code is given, a guarded one, and a name that only holds the letters)
+    for other in ("noise_std = 0.1\ny = x / noise_std\n", "self.prior_std = cfg.prior_std\nz = x / self.prior_std\n",
+                  "x_std = x.std(0)\ny = (x - m) / (x_std + 1e-5)\n", "y = x / usd_rate\n"):
+        assert divides_by_a_named_std(other) is None, other
     for said in ("one that is a black frame", "a few all-black images"):
         assert ALL_ZERO_INPUT.search(said), said
-    for other in ("black-and-white images", "a black background in most images", "black border frames"):
+    for other in ("black-and-white images", "a black background in most images", "black border frames",
+                  "black spots in some images", "a black cat in most images"):
         assert not ALL_ZERO_INPUT.search(other), other
+    # (final_review_s76 8: black said of what the model gives is no input of zeros)
+    from trainwreck.input_scaling import zero_inputs_said
+    for output in ("the decoder outputs black images, and then the loss is nan", "the predictions are black images"):
+        assert zero_inputs_said(output) is None, output
     parts = weighed_parts(ADAIN, "WR-060")
-    assert parts["zero-items"] > 0 and parts.get("when", 0) >= 0
+    assert parts["zero-items"] > 0
     assert diagnosis(ADAIN).matches[0].entry.id == "WR-060"
+    # (final_review_s76 9: timed as an item's own std -- met at whichever batch holds one -- the curve's jump to nan
+    # counts for it, as it does not for a constant column, which is in every batch from the first)
+    assert weighed_parts(ADAIN, "WR-060")["curve"] > 0
+    column = ADAIN.replace("except one that is a black frame", "and column 7 is a constant column")
+    assert weighed_parts(column, "WR-060").get("curve", 0) <= 0
 
 
 def test_grpo_s_group_relative_advantage_divided_by_the_group_s_std_is_one_std_per_group():

@@ -1057,3 +1057,10 @@ def test_a_nan_printed_for_the_first_step_beside_other_processes_finite_lines_is
     assert "already nan on one of the 3 lines printed for epoch 0, step 0, the step the log starts at" in sig.facts[0]
     moved = lines.replace("step 0 loss nan", "step 1 loss nan").replace("[rank3] epoch 0 step 0", "[rank3] epoch 0 step 1")
     assert signature_of(scan(io.BytesIO((moved + later).encode()), "log")).name != "nonfinite-from-start"
+    # (final_review_s76 1: a loop that labels each batch's line with its epoch alone, lines of one process with no
+    # marks, and ranks whose log starts at step 500, not at the run's start)
+    epoch_only = "".join(f"Epoch 0: loss {v}\n" for v in ["0.6931", "0.6720", "0.6510", "0.6302", "nan", "nan"])
+    unmarked = "".join(f"epoch 0 step 0 loss {v}\n" for v in ["0.6949", "0.6927", "nan", "0.6941"]) + later
+    late = (lines + later).replace("step 0 ", "step 500 ").replace("step 1 ", "step 510 ")
+    for other in (epoch_only, unmarked, late):
+        assert signature_of(scan(io.BytesIO(other.encode()), "log")).name != "nonfinite-from-start", other

@@ -320,5 +320,22 @@ def test_pytorch_a_generator_s_backward_through_the_discriminator_fills_its_grad
     """))
     assert out["from_g"] > 0 and out["sum_ok"]
     assert out["after"] > out["before"]
+    critic = framework_runner.run("torch", textwrap.dedent("""
+        import json, torch
+        torch.manual_seed(0)
+        actor, critic = torch.nn.Linear(3, 1), torch.nn.Linear(4, 1)
+        s = torch.randn(16, 3)
+        actor.zero_grad(); critic.zero_grad()
+        actor_loss = -critic(torch.cat([s, actor(s)], 1)).mean()
+        actor_loss.backward()
+        carried = critic.weight.grad.clone()
+        before = critic(torch.cat([s, actor(s)], 1)).mean().item()
+        with torch.no_grad():
+            critic.weight -= 0.1 * carried
+        after = critic(torch.cat([s, actor(s)], 1)).mean().item()
+        print(json.dumps({"carried": carried.abs().sum().item(), "before": before, "after": after}))
+    """))
+    assert critic["carried"] > 0 and critic["after"] > critic["before"]
+    assert_entry_says("WR-260", ["which pulls it toward valuing the actor's actions higher"])
     assert_entry_says("WR-260", ["its `backward()` fills the discriminator's buffers too",
                                  "The generator's part pulls it toward calling the fakes real"])

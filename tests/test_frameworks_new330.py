@@ -268,12 +268,15 @@ def test_albumentations_to_tensor_v2_keeps_the_pixels_and_normalize_divides_by_2
         img = np.full((4, 5, 3), 200, np.uint8)
         raw = A.Compose([ToTensorV2()])(image=img)["image"]
         scaled = A.Compose([A.Normalize(mean=0.0, std=1.0), ToTensorV2()])(image=img)["image"]
+        to_float = A.Compose([A.ToFloat(), ToTensorV2()])(image=img)["image"]
         print(json.dumps({"missing": False, "version": A.__version__, "shape": list(raw.shape), "dtype": str(raw.dtype),
-                          "max": float(raw.max()), "scaled": float(scaled.max())}))
+                          "max": float(raw.max()), "scaled": float(scaled.max()), "to_float": float(to_float.max())}))
     """)
     if out["missing"]:
         pytest.skip("albumentations is not installed in the torch interpreter (pip install albumentations there)")
     assert out["shape"] == [3, 4, 5] and out["dtype"] == "torch.uint8" and out["max"] == 200.0
-    assert abs(out["scaled"] - 200 / 255) < 1e-6
+    assert abs(out["scaled"] - 200 / 255) < 1e-6 and abs(out["to_float"] - 200 / 255) < 1e-6
     assert_entry_says("WR-330", ["neither does albumentations' `ToTensorV2`, which only moves the channels first",
-                                 "whose `max_pixel_value` of 255 divides them"])
+                                 "whose `max_pixel_value` of 255 divides them",
+                                 "`A.ToFloat`, which divides them by its `max_value` (by default the largest value of "
+                                 "the image's dtype, 255 for uint8)"])

@@ -220,8 +220,19 @@ def test_a_sum_or_a_mean_of_a_softmax_s_output_handed_to_cross_entropy_is_still_
               "pooled = torch.sum(w * token_logits, dim=1)\nloss = criterion(pooled, y)\n")
     attention = ("attn = torch.softmax(q @ k.transpose(-2, -1), dim=-1)\nout = torch.matmul(attn, v).sum(1)\n"
                  "loss = F.cross_entropy(out, y)\n")
-    for other in (pooled, attention, "probs = torch.softmax(z, 1)\nprobs = probs.mean(0)\nloss = F.cross_entropy(z, y)\n"):
+    # (final_review_s76 7: the same name mixed with itself hands the loss that name; a softmax reduced along the axis it
+    # normalised is weights, whatever the other factor is called -- a MIL pooling of instance scores --, and a name
+    # that only starts with "exp" is no exp)
+    from trainwreck.loss_inputs import PROBABILITY_NAMED
+
+    itself = "probs = torch.softmax(z, 1)\nprobs = probs.mean(0)\nloss = F.cross_entropy(probs, y)\n"
+    assert mixed_from(itself, PROBABILITY_NAMED.search(itself)) is None
+    mil = ("criterion = nn.CrossEntropyLoss()\na = torch.softmax(attention(h), dim=0)\n"
+           "bag_score = torch.sum(a * inst_scores, dim=0, keepdim=True)\nloss = criterion(bag_score, y)\n")
+    for other in (pooled, attention, mil):
         assert probabilities_handed(other) is None, other
+    experts = "h = torch.softmax(z, dim=1)\nmix = torch.sum(w * expert_out * h, dim=0)\nloss = F.cross_entropy(mix, y)\n"
+    assert probabilities_handed(experts).group("name") == "h"
 
 def test_kerass_from_logits_warning_says_the_loss_was_computed_from_the_logits():
     """ux_review_s65 6 (ux_review_s64 10): Keras's "received `from_logits=True`, but the `output` argument was produced by a

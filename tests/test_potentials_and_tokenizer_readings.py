@@ -417,9 +417,13 @@ def test_numpy_s_warning_at_a_min_max_scaling_is_a_range_of_zero_met():
                  # (code_review_s76 7: a schedule's, a clock's or a score's interpolation, and a bandwidth)
                  "frac = (step - warmup_start) / (warmup_end - warmup_start)", "alpha = (t - t0) / (t1 - t0)",
                  "lr = base / (self.max_iters - self.min_iters)",
-                 "score = (raw - random_score) / (human_score - random_score)", "kernel = np.exp(-d2 / self.sigma)"):
+                 "score = (raw - random_score) / (human_score - random_score)", "kernel = np.exp(-d2 / self.sigma)",
+                 "r = (seq_len - min_len) / (max_len - min_len)", "frac = (it - lo_it) / (hi_it - lo_it)"):
         assert std_division_warned(WINDOW_STD.replace("xs.append((win - win.mean(0)) / win.std(0))", line)) is None, line
-    for line in ("x = (x - mn) / (mx - mn)", "x = (img - img_min) / (img_max - img_min)", "x = win / win.ptp()"):
+    for line in ("x = (x - mn) / (mx - mn)", "x = (img - img_min) / (img_max - img_min)", "x = win / win.ptp()",
+                 # (final_review_s76 10: names that only hold the letters of a schedule's word are data's)
+                 "trend = (trend - trend.min()) / (trend.max() - trend.min())",
+                 "img = (render - render.min()) / (render.max() - render.min())", "temp = (T - T_min) / (T_max - T_min)"):
         assert std_division_warned(WINDOW_STD.replace("xs.append((win - win.mean(0)) / win.std(0))", line)), line
 
 

@@ -794,6 +794,19 @@ def test_a_print_of_shape_dtype_and_range_is_read_from_the_line_it_printed_furth
                  "(200, 256, 256, 1) float32 0.0 255.0\n(200, 256, 256, 1) float32 0.0 1.0")
     assert "print(X.shape" in two and "0.0 255.0" in two
     assert input_range_printed(two) == ""
+    # (final_review_s76 2: a print in a loop writes several lines, and a print whose line the paste left out would take
+    # the next array's: the lines must be as many as the prints)
+    looped = ("```python\nfor arr in (X_tr_raw, X_va_raw):\n    print(arr.shape, arr.dtype, arr.min(), arr.max())\n"
+              "print(X_train.shape, X_train.dtype, X_train.min(), X_train.max())\n```\n"
+              "(800, 64, 64, 3) uint8 0 255\n(200, 64, 64, 3) uint8 0 255\n(800, 64, 64, 3) float32 0.0 1.0\n")
+    assert input_range_printed(looped) == ""
+    from trainwreck.printed_sizes import target_size_printed
+
+    unshown = ("```python\nprint(y.shape, y.dtype, y.mean(), y.std())\nprint(X.shape, X.dtype, X.mean(), X.std())\n```\n"
+               "(506, 13) float32 70.1 145.3\n")
+    assert target_size_printed(unshown) == ""
+    assert "targets of about" in target_size_printed(unshown.replace("(506, 13) float32 70.1 145.3\n",
+                                                                     "(506,) float32 270.1 345.3\n(506, 13) float32 0.1 1.2\n"))
     # (a statistic asked twice is no print this reading pairs: which number is which is not its to say)
     twice = MITO_UNET.replace("print(X.shape, X.dtype, X.min(), X.max())", "print(X.shape, X.max(), X.max())") \
         .replace("(200, 256, 256, 1) float32 96.0 4095.0", "(200, 256, 256, 1) 4095.0 4095.0")

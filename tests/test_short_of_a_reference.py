@@ -74,6 +74,19 @@ def test_a_run_said_to_do_far_worse_than_a_constant_prediction_is_short_of_the_t
                   "For the first few epochs the model is worse than just predicting zero, which is expected.",
                   "Worse than predicting the mean would mean R2 < 0, and ours is 0.93."):
         assert not short_of_reference_said(other), other
+    # (final_review_s76 5: those exceptions are read where the gap is -- its subject, its own verb, a stage said of it --
+    # not anywhere in the sentence)
+    for said in ("My first neural network is way worse than just predicting the mean.",
+                 "Even with early stopping, the network is much worse than predicting the training mean.",
+                 "I would have expected better, but the MLP is worse than linear regression.",
+                 "Compared to the baseline config, my net is worse than plain linear regression.",
+                 "Even after boosting the width, the model is way worse than predicting the average.",
+                 "My LSTM ends up worse than predicting the mean, then I tried a GRU and it was no better."):
+        assert short_of_reference_said(said), said
+    assert not short_of_reference_said("The paper's model is worse than linear regression.")
+    # (final_review_s76 6: the trivial reference is this reading's alone, not the twin run "faster than" compares with)
+    from trainwreck.run_said import faster_start_said
+    assert faster_start_said("The MLP's loss drops much faster than linear regression at first, then it goes nan.") == ""
     # (the Read: line names the reference the gap was to, not a constant named elsewhere in the sentence)
     paper = ("My accuracy is far below the paper's, while always predicting the majority class only gets 10%.\n\n"
              + CODE + CURVE)

@@ -965,9 +965,9 @@ def _inside_a_call(line: str, at: int, calls: tuple[str, ...]) -> bool:
 
 
 # Logs that no input takes to 0: every log the pasted code calls is of a positive constant plus an exp (`torch.log(1 +
-# torch.exp(-y * z))`, a logistic loss by hand), at least that constant whatever the exp gives -- no log of a probability
-# or a method's `.log()`, and no library loss that takes one (a cross-entropy, an NLL, a log_prob). Its inf comes from
-# the exp's overflow, not from a log of 0.
+# torch.exp(-y * z))`, a logistic loss by hand), at least that constant whatever the exp gives -- no log of a
+# probability or a method's `.log()`, and no library loss that takes one (a cross-entropy, an NLL, a log_prob). Its
+# inf comes from the exp's overflow, not from a log of 0.
 LOG_OF_ONE_PLUS_EXP = lazy_regex.compile(r"^\s*(?:[1-9]\d*(?:\.\d*)?|\d*\.\d*[1-9]\d*)\s*\+\s*" + _LIBRARY + r"exp\(")
 LOGS_ELSEWHERE = lazy_regex.compile(r"\.log\(\)|\blog_prob\b|\bnll_loss\b|\bNLLLoss\b|\bBCELoss\b|\bbinary_cross_entropy\b|"
                                     r"\bcross_?entropy\b|\bCrossEntropy|crossentropy\b|\blog_?softmax\b|\bxlogy\b")

@@ -156,7 +156,8 @@ def spent_clip(prose: str) -> tuple[str, str] | None:
     that says, and the fix."""
     for bound in itertools.islice(PARAMETERS_BOUND.finditer(prose), 5):
         rest = prose[bound.end():]
-        aliases = [a.group("alias") for a in itertools.islice(re.finditer(ALIAS_OF % re.escape(bound.group("name")), rest), 3)]
+        aliases = [a.group("alias")
+                   for a in itertools.islice(re.finditer(ALIAS_OF % re.escape(bound.group("name")), rest), 3)]
         names = "(?:" + "|".join(re.escape(n) for n in [bound.group("name"), *aliases]) + ")"
         built = re.search(OPTIMIZER_BUILT % names, rest)
         # (a clip on a line of code, not a comment's; with the name not bound again between, nor a function's parameter)
@@ -165,24 +166,31 @@ def spent_clip(prose: str) -> tuple[str, str] | None:
                        None) if built else None
         between = rest[:built.end() + clipped.start()] if clipped else ""
         name = re.escape(bound.group("name"))
-        # (the name, or the alias the clip is given, bound to something else between: not the aliasing itself)
-        rebound = (rf"(?m)^[ \t]*(?:{name}|{re.escape(clipped.group('clipped'))})[ \t]*=(?![ \t]*{name}[ \t]*(?:#[^\n]*)?$)"
+        # (the name, or the alias the clip is given, bound to something else between: not the aliasing itself; nor an
+        # alias the optimizer is built with that was bound to something else before it -- it never used the iterator)
+        not_the_aliasing = rf"(?![ \t]*{name}[ \t]*(?:#[^\n]*)?$)"
+        rebound = (rf"(?m)^[ \t]*(?:{name}|{re.escape(clipped.group('clipped'))})[ \t]*={not_the_aliasing}"
                    if clipped else "")
-        if clipped is None or re.search(rebound, between) or re.search(rf"\bdef\s+\w+\([^)]*\b{name}\b", between):
+        given_to = re.search(r"\(\s*(?:params\s*=\s*)?([\w.]+)", built.group(0)).group(1) if built else ""
+        optimizer_rebound = given_to != bound.group("name") and re.search(
+            rf"(?m)^[ \t]*{re.escape(given_to)}[ \t]*={not_the_aliasing}", rest[:built.start()])
+        if clipped is None or re.search(rebound, between) or optimizer_rebound \
+                or re.search(rf"\bdef\s+\w+\([^)]*\b{name}\b", between):
             continue
         given = " ".join(bound.group(0).split())
         expression = given.split("=", 1)[1].strip()
-        if len(given) > 80:         # (cut at its first argument's end, not within a word)
-            call = re.match(r"[\w.]+\(", expression)
-            first = call and (arguments(expression, call.end() - 1, reach=2000) or [""])[0].strip()
-            expression = f"{call.group(0)}{first}, ...)" if first else expression[:60]
-            given = f"{bound.group('name')} = {expression}"
-        return (f"gradient clipping never shortened an update: `{given}` can be iterated only once, the optimizer's "
+        # (a long binding is cut after its call's first argument, where it has more: never inside a bracket)
+        call = re.match(r"[\w.]+\(", expression) if len(given) > 120 else None
+        args = call and arguments(expression, call.end() - 1, reach=2000)
+        cut = f"{call.group(0)}{args[0].strip()}, ...)" if args and len(args) > 1 else ""
+        shown = f"{bound.group('name')} = {cut}" if cut else given
+        again = f"`clip_grad_norm_({expression}, max_norm)`" if not cut else "the same expression, made again"
+        return (f"gradient clipping never shortened an update: `{shown}` can be iterated only once, the optimizer's "
                 f"constructor used it up, and `clip_grad_norm_({clipped.group('clipped')}, ...)` finds no tensors: it "
                 "clips nothing and returns a norm of 0",
-                f"Give the clip the parameters themselves: `clip_grad_norm_(model.parameters(), max_norm)`, or bind a "
-                f"list once (`{bound.group('name')} = list({expression})`) for the optimizer and the clip; then "
-                "check, as the entry's fix says, how many steps it clips.")
+                f"Give the clip the parameters themselves: {again}, or bind a list once "
+                f"(`{bound.group('name')} = list({cut or expression})`) for the optimizer and the clip; then check, as the "
+                "entry's fix says, how many steps it clips.")
     return None
 
 

@@ -20,6 +20,7 @@ from .entry import TRACES
 from .logscan import KEEP, Evidence
 from .logscan.dialects import caffe, loss_unit, named as dialect_named
 from .logscan.reader import PROSE
+from .logscan.cleaning import WORKER_PREFIX
 from .logscan.positions import count_number, epoch_number, step_number
 from .plural import counted
 from .run_said import BATCH_SIZE, RL_ALGORITHMS, never_recovered_said, nonfinite_said_of_this_run, reward_rose
@@ -475,11 +476,13 @@ def _signature(ev: Evidence) -> Signature:
             return sig("nonfinite-from-start", [f"the very first loss value is {kind}: there was no healthy start; "
                                                 f"{ending}"])
         # (the first non-finite value printed for the very step the log starts at, beside the finite ones printed for
-        # it -- each process of a distributed run prints its own: no update came between them, so one process's loss
-        # was non-finite before any step, as a first value is)
+        # it by the other processes of a distributed run, each line marked with its own: no update came between them,
+        # so one process's loss was non-finite before any step, as a first value is -- not a loop that labels each
+        # batch's line with its epoch alone, nor lines of one process)
         if ev.at(0) is not None and ev.at(0).numbered and ev.at(t) is not None and at(t) == at(0) \
+                and step_number(ev.at(0)) is not None and at_run_start(ev) \
                 and len({ev.at(k).line for k in range(t + 1) if ev.at(k) is not None}) == t + 1 \
-                and at_run_start(ev) and not _once_an_epoch(ev):
+                and _processes_apart(ev, t):
             return sig("nonfinite-from-start", [
                 f"the loss is already {kind} on one of the {t + 1} lines printed for {at(0)}, the step the log starts "
                 f"at (each process of a distributed run prints its own): no update came before it, so there was no "
@@ -1277,6 +1280,18 @@ def _frozen(ev: Evidence) -> tuple[str, list[str]] | None:
              f"{fmt(level)}, {same}, after it had moved (from {fmt(first)} at {ev.where(0)}, "
              f"lowest {fmt(ev.low)}, highest {fmt(ev.high)}): the outputs no longer change, as when every unit of a "
              "layer has died"])
+
+
+PROCESS_MARK = lazy_regex.compile(WORKER_PREFIX + r"|\brank[ =:]?\d+\b|\bpid=\d+")
+
+
+def _processes_apart(ev: Evidence, t: int) -> bool:
+    """Do the lines of the first t + 1 values each carry a process's mark (a launcher's prefix, a rank, a pid), and more
+    than one mark among them?"""
+    lines = ev.prose.split("\n")
+    marks = [PROCESS_MARK.search(lines[p.line - 1]) if p is not None and 0 < p.line <= len(lines) else None
+             for p in (ev.at(k) for k in range(t + 1))]
+    return all(marks) and len({m.group(0) for m in marks}) > 1
 
 
 def _half_the_steps(ev: Evidence, start: int) -> bool:

@@ -321,7 +321,8 @@ IMAGE_STACK = lazy_regex.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*(?:np|num
                                  r"concatenate|tensor|as_tensor)\(\s*\[[^\]\n]{0,120}?" + _READERS + r"\(")
 NOT_PIXELS = lazy_regex.compile(r"(?i)(?:^|_)(?:masks?|labels?|targets?|seg\w*|gts?|anno\w*|truths?|depths?)(?:_|$)")
 # (a division or a rescaling the paste writes itself; or, for pixels it reads through a pipeline, a ToTensor there)
-_DIVIDED = (r"/=?\s*(?:255|127\.5)\b|convert_image_dtype|Rescaling|rescale|normali[sz]|\bto_tensor\(|"
+_DIVIDED = (r"/=?\s*(?:255|127\.5)\b|\.div_?\(\s*(?:255|127\.5)\b|\bToFloat\(|convert_image_dtype|Rescaling|rescale|normali[sz]|"
+            r"\bto_tensor\(|"
             # (TensorFlow's and Keras's own scalers, and a decoder told to give floats, which it scales to [0, 1))
             r"preprocess_input|per_image_standardization|decode_image\((?:[^()\n]|\([^()\n]{0,60}\)){0,120}?float32")
 DIVIDED_255_ITSELF = lazy_regex.compile(_DIVIDED)

@@ -53,7 +53,8 @@ from .normals import (BENIGN_WARNINGS, NATS_BITS, Normal, RESTARTED, UNIFORM_STA
                       normals_asked)
 from .precision_said import precision_face
 from .rate_tried import lr_tried, rate_zero_failed
-from .run_said import (STUCK, loss_climb_said, says_failure, says_not_learning, short_of_a_trivial_reference, short_of_reference_said,
+from .run_said import (STUCK, loss_climb_said, says_failure, says_not_learning, short_of_a_trivial_reference,
+                       short_of_reference_said,
                        untrained_output_nonfinite)
 from .schedule_said import restarts_said
 from .sentences import YES_NO, mostly_prose

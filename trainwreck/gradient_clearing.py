@@ -355,8 +355,8 @@ def cleared_each_step(prose: str) -> bool:
     # (nor where another optimizer the paste steps is cleared nowhere, nor where a GAN's discriminator is cleared only
     # before the generator's backward())
     return bool(CLEARED_EACH_STEP.search(prose)) and copy_cleared(code_of(prose)) is None \
-        and not cleared_outside(prose) and not cleared_after(prose) and optimizer_never_cleared(code_of(prose)) is None \
-        and carried_into_the_discriminator(prose) is None
+        and not cleared_outside(prose) and not cleared_after(prose) \
+        and optimizer_never_cleared(code_of(prose)) is None and carried_into_the_discriminator(prose) is None
 
 
 def trainer_clears(ev: Evidence) -> str:
@@ -526,26 +526,54 @@ def jax_accumulator_never_reset(prose: str) -> str:
 # backward() fills the discriminator's buffers too, and the discriminator's own backward() adds to them -- its step
 # follows the sum, which pulls it toward calling the fakes real (WR-260's page). Read in the code's order of events:
 # the discriminator's optimizer steps after two backward() calls with another optimizer's step between them, cleared
-# before the first and not since. Not where the paste freezes the discriminator for the generator's step (pix2pix's
-# `set_requires_grad(netD, False)`, BigGAN's `toggle_grad(D, False)`, a helper `requires_grad(D, False)`,
-# `requires_grad_(False)`), nor where the generator's backward() is told which leaves to fill (`inputs=`), nor in a
-# paste that names no GAN (an autoencoder's `opt_e` and `opt_d`).
+# before the first and not since, and the discriminator (or a critic: an actor-critic loop is the same) called between
+# that clearing and the first backward. Not where the paste freezes the discriminator itself for a step (pix2pix's
+# `set_requires_grad(netD, False)`, BigGAN's `toggle_grad(D, False)`, `D.requires_grad_(False)`, a loop over its
+# parameters) -- a frozen VGG of a perceptual loss is another network --, nor where the first backward() is told which
+# leaves to fill (`inputs=`).
 _EVENT = lazy_regex.compile(r"(?<![\w.])(?P<name>(?:self\.)?[A-Za-z_]\w{0,40})\.(?P<call>zero_grad|backward|step)(?=\()")
 _OPTIMIZER_WORDS = re.compile(r"(?i)^(?:optimi[sz]er|optim|opt)_?|_?(?:optimi[sz]er|optim|opt)$")
-DISCRIMINATOR = re.compile(r"(?i)^(?:d|disc\w*|critic\w*|net_?d|dis)$")
-FROZEN_FOR_A_STEP = lazy_regex.compile(r"\bset_requires_grad\(|\brequires_grad_\(\s*False\b|\.requires_grad\s*=\s*False\b|"
-                                       r"\b(?:toggle_grad|requires_grad)\(\s*[\w.]{1,40}\s*,\s*(?:False|0)\s*\)")
+# (a whole name, where loss_inputs.DISCRIMINATOR_NAME searches within one: a called `discount(` is no discriminator)
+DISCRIMINATOR = re.compile(r"(?i)^(?:d|dis|disc(?:riminator)?(?:_\w+)?|critic\d*(?:_\w+)?|net_?d)$")
+_CALLED = lazy_regex.compile(r"(?<![\w.])(?:self\.)?(?P<name>[A-Za-z_]\w{0,40})\s*\(")
+FROZEN_FOR_A_STEP = lazy_regex.compile(r"\bset_requires_grad\(\s*(?:\[\s*)?(?:self\.)?(?P<a>\w+)|"
+                                       r"(?:self\.)?(?P<b>\w+)\.requires_grad_\(\s*False\b|"
+                                       r"\b(?:toggle_grad|requires_grad|freeze)\(\s*(?:self\.)?(?P<c>\w+)\s*(?:,\s*(?:False|0)\s*)?\)|"
+                                       r"\bfor\s+\w+\s+in\s+(?:self\.)?(?P<d>\w+)\.parameters\(\)\s*:\s*\w+\.requires_grad\s*=\s*False")
+
+
+def _frozen_discriminator(code: str) -> bool:
+    """Does the paste switch a discriminator's (or a critic's) gradients off anywhere (FROZEN_FOR_A_STEP)?"""
+    return any(DISCRIMINATOR.match(next(g for g in m.groups() if g))
+               for m in itertools.islice(FROZEN_FOR_A_STEP.finditer(code), 20))
 
 
 def carried_into_the_discriminator(prose: str) -> tuple[str, str, str] | None:
     """(the discriminator's optimizer, the loss whose backward() its step also carries, the optimizer stepped between)
     where a GAN's loop clears the discriminator's optimizer only before the generator's backward() (see above); or
     None."""
-    from .loss_inputs import GAN_NAMED     # (loss_inputs reads the paste's losses through modules that import this one)
-
     code = code_of(prose)
-    if not GAN_NAMED.search(prose) or FROZEN_FOR_A_STEP.search(code):
+    if _frozen_discriminator(code):
         return None
+    events = [(m.group("call"), m.group("name"), arguments(code, m.end()) or [], m.start())
+              for m in itertools.islice(_EVENT.finditer(code), 400)]
+    for s, (call, opt, _, _) in enumerate(events):
+        if call != "step" or not DISCRIMINATOR.match(_OPTIMIZER_WORDS.sub("", opt.removeprefix("self."))):
+            continue
+        backwards = [k for k in range(s) if events[k][0] == "backward"]
+        cleared = [k for k in range(s) if events[k][:2] == ("zero_grad", opt)]
+        if len(backwards) < 2 or not cleared:
+            continue
+        first, second = backwards[-2], backwards[-1]
+        between = [name for c, name, _, _ in events[first:second] if c == "step" and name != opt]
+        told_leaves = any(re.match(r"\s*inputs\s*=", a) for a in events[first][2])
+        # (the discriminator called between its clearing and the first backward: that loss runs through it)
+        judged = any(DISCRIMINATOR.match(c.group("name"))
+                     for c in itertools.islice(_CALLED.finditer(code, events[cleared[-1]][3], events[first][3]), 200))
+        if between and cleared[-1] < first and not told_leaves and judged \
+                and not any(c == "zero_grad" and name != opt for c, name, _, _ in events[first:s] if name not in between):
+            return opt, events[first][1], between[0]
+    return None
     events = [(m.group("call"), m.group("name"), arguments(code, m.end()) or [])
               for m in itertools.islice(_EVENT.finditer(code), 400)]
     for s, (call, opt, _) in enumerate(events):

@@ -514,12 +514,41 @@ BY_HAND_DOUBTED = lazy_regex.compile(r"(?i)\b(?:" + UNDONE + r"|could|would|sugg
 # (not the pair a normalisation is named by, "standardised with the training mean/std")
 # (or the root of a variance with nothing added inside it, `/ torch.sqrt(var)`, `* torch.rsqrt(var)`: a weight
 # standardisation's or a normalisation's written by hand)
-# (its arguments may hold one level of brackets: `s.std(axis=(0, 1))`; a module's own, `/ self.stdev`, as RevIN keeps it,
-# or one under a name of its own, `/ c_std` -- not a sigma the model learns or is given, `/ self.sigma`, a bandwidth)
-DIVIDES_BY_STD = lazy_regex.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\((?:[^()\n]|\([^()\n]{0,20}\)){0,30}\)(?!\s*\+)|(?<!mean)(?<!mean )/\s*(?:sigma\b|(?:self\.)?(?:[A-Za-z]\w{0,20}_)?(?:std|stdev|stds|sd)(?:_\w{1,20})?\b)(?!\s*\+)|"
+# (its arguments may hold one level of brackets: `s.std(axis=(0, 1))`; a module's own, `/ self.stdev`, as RevIN keeps it
+# -- not a sigma the model learns or is given, `/ self.sigma`, a bandwidth; a std under a name of its own is
+# divides_by_a_named_std's)
+DIVIDES_BY_STD = lazy_regex.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\((?:[^()\n]|\([^()\n]{0,20}\)){0,30}\)(?!\s*\+)|(?<!mean)(?<!mean )/\s*(?:sigma|(?:self\.)?(?:std|stdev|stds|sd))\b(?!\s*\+)|"
                                     r"/\s*(?:torch|np|numpy|jnp|tf\.math|math)\.sqrt\(\s*\w{0,20}var\w{0,20}\s*\)|"
                                     r"\*\s*(?:torch|jnp|tf\.math|jax\.lax|lax)\.rsqrt\(\s*\w{0,20}var\w{0,20}\s*\)|"
                                     r"<-\s*scale\((?![^\n]{0,120}\bscale\s*=\s*(?:FALSE|F)\b)(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\)){0,120}\)")
+# ... or a std under a name of its own (`/ c_std`, `/ std_x`), where the paste makes that name from the data's std: an
+# assignment that takes one (`x_std = x.std(0)`), or a call of a function the paste defines that does (AdaIN's `c_mean,
+# c_std = calc_mean_std(feat)`) -- not a std the code is given, `/ noise_std`, `/ self.prior_std`
+NAMED_STD = lazy_regex.compile(r"/\s*(?P<name>(?:[A-Za-z]\w{0,20}_(?:std|stdev|sd)|(?:std|stdev|sd)_\w{1,20})(?:_\w{1,20})?)\b"
+                               r"(?!\s*\+)")
+_TAKES_A_STD = lazy_regex.compile(r"\bstd\(|\.var\(|\bvar\(|\bsqrt\([^\n]{0,40}var")
+
+
+def _std_made_from_data(name: str, prose: str) -> bool:
+    """Does the paste make `name` from the data's std (see NAMED_STD)?"""
+    for m in itertools.islice(re.finditer(r"(?m)^[ \t]*(?:[\w.]+[ \t]*,[ \t]*)*(?:self\.)?" + re.escape(name)
+                                          + r"(?:[ \t]*,[ \t]*[\w.]+)*[ \t]*=(?!=)(?P<rhs>[^\n]{1,200})", prose), 10):
+        if _TAKES_A_STD.search(m.group("rhs")):
+            return True
+        called = re.match(r"\s*(?:self\.)?(\w+)\(", m.group("rhs"))
+        body = called and re.search(r"(?m)^([ \t]*)def " + re.escape(called.group(1)) + r"\([^\n]*\n((?:\1[ \t]+[^\n]*\n|[ \t]*\n){1,30})",
+                                    prose)
+        if body and _TAKES_A_STD.search(body.group(2)):
+            return True
+    return False
+
+
+def divides_by_a_named_std(prose: str) -> re.Match | None:
+    """The first division by a std under a name of its own that the paste makes from the data (NAMED_STD); or None."""
+    return next((m for m in itertools.islice(NAMED_STD.finditer(prose), 10) if _std_made_from_data(m.group("name"), prose)),
+                None)
+
+
 # NumPy's warning at a division, and the source line Python echoes under it (warnings.formatwarning): "data.py:52:
 # RuntimeWarning: invalid value encountered in divide" over "  X.append((w[:8] - mu) / sd)" (true_divide before NumPy 2)
 # (a worker's lines keep the prefix its launcher puts on each, WORKER_PREFIX: `(ClientAppActor pid=48214)   X = ...`)
@@ -541,7 +570,7 @@ DIVIDES_BY_RANGE = lazy_regex.compile(r"\(\s*" + _NAME + r"\s*-\s*(?P<low>" + _N
 # `(raw - random_score) / (human_score - random_score)`)
 DATA_LOW = lazy_regex.compile(r"(?i)(?:^|[_.])(?:min\w*|mn|lo|low\w*|p\d{1,2}|pct\w*|percentile\w*|quantile\w*|q\d{1,2}|vmin|floor)"
                               r"(?:$|[_(\[])|^\w*(?:min|lo)$")
-NOT_DATA_RANGE = lazy_regex.compile(r"(?i)step|epoch|iter|warm|time|sched|\blr\b|\bt\d?\b|score|start|end")
+NOT_DATA_RANGE = lazy_regex.compile(r"(?i)(?:^|[^a-z])(?:steps?|epochs?|iters?|it|warm\w*|sched\w*|lr|len|kl)(?:[^a-z]|$)")
 
 
 def _range_of_data(division: re.Match) -> bool:
@@ -555,7 +584,9 @@ def std_division_warned(prose: str) -> tuple[str, str] | None:
     to it -- a standard deviation (DIVIDES_BY_STD) or a range of the data (DIVIDES_BY_RANGE) --, else None."""
     for m in itertools.islice(DIVIDE_WARNED.finditer(prose), 10):
         ranged = DIVIDES_BY_RANGE.search(m.group("line"))
-        if DIVIDES_BY_STD.search(m.group("line")) or ranged and _range_of_data(ranged):
+        named = NAMED_STD.search(m.group("line"))
+        if DIVIDES_BY_STD.search(m.group("line")) or ranged and _range_of_data(ranged) \
+                or named and _std_made_from_data(named.group("name"), prose):
             return f"{m.group('what')} encountered in divide", " ".join(m.group("line").split())
     return None
 
@@ -565,14 +596,29 @@ CONSTANT_FEATURE = lazy_regex.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|
                                       r"constant|zero variance|(?:std|standard deviation) (?:is|of|=|==) ?0(?![.\d]))\b", re.I)
 # ... or says that some inputs it normalises one by one are all zeros: a silent recording, a blank image (their std is
 # 0 and their mean exactly 0, so every value of them is 0/0)
-ALL_ZERO_INPUT = lazy_regex.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digital|pure) zeros?|"
-                                    # (a black picture, a fade-out's frame: all zeros -- not black-and-white, nor a
-                                    # black background, border or bar in a picture that holds more)
-                                    r"(?:all[ -]|pure[ -]|completely[ -])?black(?![ -](?:and|&|background|border|bar|box|"
-                                    r"pixel|region|area|patch|edge|margin)))\b[^.\n]{0,30}?"
+ALL_ZERO_INPUT = lazy_regex.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digital|pure) zeros?)\b[^.\n]{0,30}?"
                                     r"\b(?:clips?|"
                                     r"recordings?|audio|wavs?|images?|frames?|inputs?|samples?|examples?|utterances?)\b|"
+                                    # (a black picture, a fade-out's frame: all zeros -- the noun right after it, not a
+                                    # black background, spot or cat in a picture that holds more)
+                                    r"\b(?:all[ -]|pure[ -]|completely[ -])?black[ -](?:frames?|images?|pictures?|tiles?|"
+                                    r"crops?|screens?|inputs?)\b|"
                                     r"\bmax\(\)`?\s+(?:is|was|==|=)\s+(?:exactly\s+)?0(?:\.0+)?(?![.\d])", re.I)
+
+
+# (inputs, not what the model gives: "the decoder outputs black images", "the predictions are black images")
+MODEL_GIVES = lazy_regex.compile(r"(?i)\b(?:outputs?|predict\w*|generat\w*|reconstruct\w*|decoder|generator|produces?|"
+                                 r"returns?|renders?|samples?\s+(?:are|look)|i\s+get)\b[^.;\n]{0,40}$")
+
+
+def zero_inputs_said(prose: str) -> re.Match | None:
+    """The first ALL_ZERO_INPUT words that are said of the data, not of what the model outputs (MODEL_GIVES); or
+    None."""
+    for m in itertools.islice(ALL_ZERO_INPUT.finditer(prose), 10):
+        start, _ = sentence_around(prose, m.start(), m.end())
+        if not MODEL_GIVES.search(prose, start, m.start()):
+            return m
+    return None
 
 
 # Each item standardised with its own statistics: a window, a sequence or a clip by its own mean and std ("rescales the

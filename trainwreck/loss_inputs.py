@@ -485,24 +485,51 @@ def _logits_losses(code: str) -> str:
             + r"\([^()\n]*\)" + "".join("|" + re.escape(n) for n in named))
 
 
-# A name set, after the probabilities', to a sum or a mean of them (a volume renderer's `sem_map = torch.sum(weights[...,
-# None] * sem, -2)`, an ensemble's `probs.mean(0)`): a mix of probability vectors, still no logits (a renderer's weights,
-# at most 1 in all, or a mean, keep its entries in [0, 1]). Not a log, an exp or an argmax of them: CrossEntropyLoss of
+# A name set, after the probabilities', to a sum or a mean of them (a volume renderer's `sem_map =
+# torch.sum(weights[..., None] * sem, -2)`, an ensemble's `probs.mean(0)`): a mix of probability vectors, still no
+# logits (a renderer's weights, at most 1 in all, or a mean, keep its entries in [0, 1]). Not a log, an exp or an argmax of them: CrossEntropyLoss of
 # a log_softmax is right, as log_softmax is idempotent. Nor the softmax used as the weights over something else --
-# attention over values, an attention pooling of logits (`torch.sum(w * token_logits, 1)`), whose average of logits
-# is logits: a product with a logit's or a value's name, or a matmul, is that.
+# attention over values, an attention pooling of instances' scores or logits, `torch.sum(a * inst_scores, dim=0)` --
+# whose average of scores is scores: reduced along the very axis the softmax normalised (a mix of probability vectors
+# is reduced along another), or, where an axis is not written, a product with a logit's or a value's name, or a matmul.
 MIXES = lazy_regex.compile(r"\b(?:torch|np|jnp|tf)\.(?:sum|mean)\(|\.(?:sum|mean)\(|\breduce_(?:sum|mean)\(")
-NOT_A_MIX = lazy_regex.compile(r"\b(?:log\w*|exp\w*|argmax|softmax|sigmoid|matmul|bmm|einsum|values?|v)\b|logit|log_?prob|@")
+NOT_A_MIX = lazy_regex.compile(r"\b(?:log|exp|log1p|logsumexp|log_softmax|argmax|softmax|sigmoid|matmul|bmm|einsum)\s*\(|"
+                               r"\.(?:log|exp)\(|\b(?:values?|v)\b|logit|log_?prob|@")
+_AXIS = lazy_regex.compile(r"^\s*(?:dim|axis)\s*=\s*(-?\d+)\s*$|^\s*(-?\d+)\s*$")
+
+
+def _axis(call: str, at: int, method: bool) -> str | None:
+    """The axis a softmax or a reduction written at `at` (its bracket) names: `dim=`/`axis=`, or its positional place
+    (a method's first argument, a function's second)."""
+    args = arguments(call, at) or []
+    named = next((m.group(1) for a in args if (m := _AXIS.match(a)) and m.group(1)), None)
+    place = 0 if method else 1
+    plain = _AXIS.match(args[place]) if len(args) > place else None
+    return named or (plain.group(2) if plain else None)
+
+
+def _reduced_along_its_softmax(set_at: re.Match, mix: re.Match) -> bool:
+    """Is the mix a reduction along the axis the softmax normalised (the softmax as weights, not probabilities mixed)?"""
+    line = set_at.group(0)
+    soft = re.search(r"softmax\(", line)
+    reduce = MIXES.search(mix.group("rhs"))
+    if not soft or not reduce:
+        return False
+    mine = _axis(line, soft.end() - 1, False)
+    theirs = _axis(mix.group("rhs"), reduce.end() - 1, reduce.group(0).startswith("."))
+    return mine is not None and mine == theirs
 
 
 def mixed_from(code: str, set_at: re.Match) -> re.Match | None:
-    """The first later assignment that sets a name to a sum or a mean over the name `set_at` sets (MIXES), or None."""
+    """The first later assignment that sets a name to a sum or a mean over the name `set_at` sets (MIXES), not one that
+    uses the softmax as weights (NOT_A_MIX, _reduced_along_its_softmax); or None."""
     name = re.compile(r"(?<![\w.])" + re.escape(set_at.group("name")) + r"\b")
     from .weight_init import ASSIGNED       # (weight_init reads layers through modules that read this one)
 
     return next((m for m in itertools.islice(ASSIGNED.finditer(code, set_at.end()), 200)
                  if m.group("name") != set_at.group("name") and name.search(m.group("rhs"))
-                 and MIXES.search(m.group("rhs")) and not NOT_A_MIX.search(m.group("rhs"))), None)
+                 and MIXES.search(m.group("rhs")) and not NOT_A_MIX.search(m.group("rhs"))
+                 and not _reduced_along_its_softmax(set_at, m)), None)
 
 
 def handed_itself(code: str, set_at: re.Match) -> str:

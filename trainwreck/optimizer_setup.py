@@ -116,21 +116,26 @@ HIGH_ADAPTIVE_CONFIG = lazy_regex.compile(r"(?i)(?<![\w-])(?:" + _OPT_VALUE + r"
 # learning_rate=0.10000, weight_decay=0.00010`, `Optimizer: Adam (lr=0.3)`): a printed `=` or `:`, not a sentence's
 # "a learning rate of" -- rates a person lists as tried, or says were changed, are rate_tried's -- within one clause,
 # with no other optimizer named between or after it in that clause (thesaurus.OPTIMIZER_NAMES, any case)
-_OTHER_OPTIMIZER = r"(?i:\b(?:" + "|".join(OPTIMIZER_NAMES) + r"|lars)\b)"
+_OTHER_OPTIMIZER = r"(?i:\b(?:" + "|".join(OPTIMIZER_NAMES) + r")\b)"
 HIGH_ADAPTIVE_PRINTED = lazy_regex.compile(r"(?<![\w.-])(?P<opt>Adam|AdamW|Adamax|NAdam|Nadam|RMSprop)\b(?![(.])"
                                            r"(?:(?!" + _OTHER_OPTIMIZER + r")(?:[^\n{}.;]|\.\d)){0,80}?(?<![\w-])"
                                            r"(?:lr|learning_rate)[ \t]*[:=][ \t]*(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)"
                                            r"(?![\w.])(?=(?:(?!" + _OTHER_OPTIMIZER + r")[^\n.;])*(?:[\n.;]|$))")
-# (a clause that says the rate was tried, changed or is someone's default: "Tried Adam: lr=0.1 explodes", "the repo's
-# default is Adam, lr=0.1 but I changed it")
-RATE_NOT_USED = lazy_regex.compile(r"(?i)\b(?:tried|trying|try|changed?|switched|default|instead|replaced|was|used\s+to)\b")
+# (a sentence that gives a second rate -- "changed it to lr=1e-4", "lr=1e-4 also plateaus", "I use 1e-4" -- lists rates
+# tried or compared, which rate_tried reads; or one that asks)
+# (a bare one only in scientific form, as rates are written: not Adam's betas, `(0.9, 0.999)`)
+OTHER_RATE = lazy_regex.compile(r"(?i)\b(?:lr|learning[ _]rate)(?:\s*(?:[:=]|of|to|at|is))?\s*(?P<v>\d*\.\d+(?:e-?\d+)?|\d+e-\d+)(?![\w.])|"
+                                r"(?<![\w.=:])(?P<w>\d+(?:\.\d+)?e-\d+)(?![\w.])")
 
 
 def _printed_rate(prose: str) -> re.Match | None:
-    """The first HIGH_ADAPTIVE_PRINTED line whose sentence says nothing of a rate tried or changed (RATE_NOT_USED)."""
+    """The first HIGH_ADAPTIVE_PRINTED line whose sentence gives no other rate below 1 and asks nothing (OTHER_RATE)."""
     for m in itertools.islice(HIGH_ADAPTIVE_PRINTED.finditer(prose), 5):
         start, end = sentence_around(prose, m.start(), m.end(), stops=".;\n?!")
-        if not RATE_NOT_USED.search(prose, start, end):
+        others = [o for o in itertools.islice(OTHER_RATE.finditer(prose, start, end), 10)
+                  if o.start() != m.start("rate") and float(o.group("v") or o.group("w")) < 1
+                  and o.start("v" if o.group("v") else "w") != m.start("rate")]
+        if not others and prose[end:end + 1] != "?":
             return m
     return None
 

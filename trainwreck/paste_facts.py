@@ -24,7 +24,8 @@ from .data_checked import data_said_finite, inputs_only
 from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
                           KERAS_NORMALIZATION, KERAS_UINT8, LABELS_REMAPPED, MASK_255, MASK_255_HANDLED, MAX_255,
                           MERGED, MINUS_ONE_HANDLED, MINUS_ONE_LABELS, NOT_INPUT_NAME, TORCHVISION_IO, dataset_data,
-                          albumentations_unscaled, image_tensor_unscaled, keras_directory_unscaled, mask_own_divider, mask_to_tensor, raw_units_read,
+                          albumentations_unscaled, image_tensor_unscaled, keras_directory_unscaled, mask_own_divider,
+                          mask_to_tensor, raw_units_read,
                           table_read_missing_unhandled,
                           read_and_made_float, input_stats_nonfinite, pil_to_tensor_unscaled, uint8_store_made_float,
                           scaling_said)
@@ -32,11 +33,13 @@ from .exp_limits import exp_overflow
 from .frozen_said import (dead_layer_printed, dead_units_said, froze_after_jumps_said, one_output_untrained, units_alike_said, weights_frozen_said,
                           width_changes_nothing_said)
 from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALLED, accumulated_undivided,
-                                carried_into_the_discriminator, cleared_after, cleared_only_when, cleared_outside, clears, jax_accumulator_never_reset, numpy_buffer_never_reset,
+                                carried_into_the_discriminator, cleared_after, cleared_only_when, cleared_outside, clears,
+                                jax_accumulator_never_reset, numpy_buffer_never_reset,
                                 optimizer_never_cleared, copy_cleared)
 from .gradient_norms import activations_grow_with_depth, gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
-from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, feature_scales_printed, per_item,
-                            per_item_said, standardised_by_hand, std_division_warned)
+from .input_scaling import (CONSTANT_FEATURE, DIVIDES_BY_STD, feature_scales_printed, per_item,
+                            divides_by_a_named_std, per_item_said, standardised_by_hand,
+                            std_division_warned, zero_inputs_said)
 from .labels_printed import PAST_LAST_LOGIT, labels_past_outputs
 from .logscan import Evidence, dialects
 from .logscan.evidence import ACCURACY_ENDS
@@ -255,7 +258,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                  " and never fell to half of it")
                               + f": {size}, targets in their raw units")
     # ... and one that fell and is still ENORMOUS_START or more at its last value, in a report whose words say it
-    # does not learn ("MAE stuck in the thousands"): a squared error on unit-scale targets is about their variance,
+    # does not learn ("MAE stuck in the thousands"), or does worse than a constant prediction or a linear fit: a squared error on unit-scale targets is about their variance,
     # 1, at worst; still 7.1e+07 after 99 epochs (Adam's steps, about its rate each, carry the output toward targets
     # in the tens of thousands only slowly) takes errors of thousands. (A loss in raw units that falls, with no such
     # words, may be a run learning in those units: no evidence.)
@@ -451,11 +454,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                   "through each stretch between them and drops after it)")
     elif went_wrong and (carried := carried_into_the_discriminator(ev.prose)):
         d, loss, g = carried
-        out["cleared-outside"] = (f"the pasted GAN loop clears `{d}` only before `{loss}.backward()`, which runs through "
-                                  f"the discriminator (it judges the generator's fakes) and fills its gradients too; "
-                                  f"`{g}.step()` follows, then the discriminator's own backward() adds to them: `{d}`'s "
-                                  f"step follows the sum, and `{loss}`'s part pulls the discriminator toward calling "
-                                  "the fakes real")
+        out["cleared-outside"] = (f"the pasted loop clears `{d}` only before `{loss}.backward()`, whose loss runs through "
+                                  f"the network `{d}` steps (a discriminator judging the fakes, a critic valuing the "
+                                  f"actor's actions) and fills its gradients too; `{g}.step()` follows, then that "
+                                  f"network's own backward() adds to them: `{d}`'s step follows the sum, and `{loss}`'s "
+                                  "part pulls it toward calling the fakes real (valuing the actor's actions higher)")
     # (a clip after the step beside a curve that is not a climb, which curve_shape reads as a climb despite clipping:
     # whatever broke the run, the unclipped run, the clip never touched it)
     if (went_wrong or CLIP_NO_EFFECT_SAID.search(told(ev.prose))) and sig.name != "climb-despite-clipping" \
@@ -717,33 +720,34 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                              "multiplies the activations' spread by about √(n / 2)")
     elif went_wrong and (wide := init_too_wide(ev.prose)):
         out["large-init"] = wide
-    # (NumPy's own warning at a division by a standard deviation, the source line it echoes under it dividing by one
-    # with nothing added: the warning says the division met 0/0 (invalid value) or x/0 (divide by zero) -- a std of 0,
-    # an item or a column whose values are all equal, wherever in the run the data brought one)
+    # (NumPy's own warning at a division by a spread of the data -- a standard deviation or a range -- the source line
+    # it echoes under it dividing by one with nothing added: the warning says the division met 0/0 (invalid value) or
+    # x/0 (divide by zero) -- a spread of 0, an item or a column whose values are all equal, wherever in the run the
+    # data brought one)
     if (divided := std_division_warned(ev.prose)):
         out["std-nan-printed"] = (f"NumPy warned at a division by a spread (a standard deviation or a range) with "
-                                  f"nothing added to it (\"{divided[0]}\" at `{divided[1]}`): the division met a spread "
-                                  "of 0, an item (or a column) whose values are all equal -- 0/0 is nan, x/0 inf")
+                                  f"nothing added to it (\"{divided[0]}\" at `{divided[1]}`): the division met a "
+                                  "spread of 0, an item (or a column) whose values are all equal -- 0/0 is nan, x/0 inf")
     # (a constant column denied is none: "no nan, no constant columns")
     # (not a scale the model outputs, a Gaussian NLL's `/ sigma` with sigma sliced from y_pred: no data's deviation --
     # the first division by one that is not)
     sliced, body = y_pred_slices(code_of(ev.prose)), loss_def_body(ev.prose)
     divides = next((m for m in itertools.islice(DIVIDES_BY_STD.finditer(ev.prose), 10)
                     if not ((re.findall(r"\w+", m.group(0)) or [""])[-1] in sliced and body[0] <= m.start() < body[1])),
-                   None)
+                   None) or divides_by_a_named_std(ev.prose)
     constant = next((m for m in itertools.islice(CONSTANT_FEATURE.finditer(ev.prose), 10)
                      if not denied_before(ev.prose, m.start(), 12)), None)
-    zeros = ALL_ZERO_INPUT.search(ev.prose) if divides and not constant else None
+    zeros = zero_inputs_said(ev.prose) if divides and not constant else None
     said = (f"says a column is constant (\"{' '.join(constant.group(0).split())}\"): that column's" if constant else
             f"says some inputs are all zeros (\"{' '.join(zeros.group(0).split())}\"): what is made from them value by "
             "value (a log of a spectrogram, a scaled image) is one constant, whose" if zeros else "")
     if divides and said and went_wrong:
         # (inputs all zeros are items, met at whichever batch holds one: weighing.STD_MET_ANY_STEP; a constant column is
         # in every batch from the first)
-        out["zero-items" if zeros else "constant-feature"] = (f"the paste divides by a standard deviation (`{' '.join(divides.group(0).split())}`) "
-                                   f"and {said} standard deviation is 0, and (x - mean) / std is 0/0, nan wherever the "
-                                   "mean comes out exact, as for a whole-number constant (else about +-1 everywhere, "
-                                   "from rounding)")
+        out["zero-items" if zeros else "constant-feature"] = (
+            f"the paste divides by a standard deviation (`{' '.join(divides.group(0).split())}`) and {said} standard "
+            "deviation is 0, and (x - mean) / std is 0/0, nan wherever the mean comes out exact, as for a whole-number "
+            "constant (else about +-1 everywhere, from rounding)")
     elif divides and _broken_from_start(ev, sig, words, first_printed=True):
         # (the words need not say a column is constant: a division that adds nothing to its std, and a loss broken
         # before any update, is the suspect a reader names first -- a construct, which names no entry on its own)

@@ -4,7 +4,8 @@ Four forms are read, each naming the array:
 - a print of calls and what it printed: `print(y.min(), y.max(), y.mean())` -> `251.35 306.95 283.71`, after an
   arrow or a comment on its line, or alone on the next;
 - a print of its shape or dtype beside its statistics, and the line of the run's output that is exactly what that
-  print writes, wherever it is: `print(X.shape, X.dtype, X.min(), X.max())` ... `(200, 256, 256, 1) float32 96.0 4095.0`;
+  print writes, wherever it is: `print(X.shape, X.dtype, X.min(), X.max())` ...
+  `(200, 256, 256, 1) float32 96.0 4095.0`;
 - an interpreter's line and its tuple: `>>> X.shape, X.dtype, X.min(), X.max()` over
   `((6985, 128, 173, 1), dtype('float32'), 0.0, 8934.207)`;
 - a line of statistics: "target stats on train: mean 412.3, std 803.6".
@@ -102,8 +103,9 @@ def _printed_calls(prose: str, kind: str) -> tuple[dict[str, float], str] | None
 # X.dtype, X.min(), X.max())`), and the line it printed wherever the paste shows the run's output: a later line that is
 # exactly what print() writes for those arguments, each in its own form, one space between (`(200, 256, 256, 1) float32
 # 96.0 4095.0`). Prints of the same layout (a code block's print of Y, then of X, its output block below) take such
-# lines one to one, in order -- the k-th print the k-th line after it -- and a print left without one reads nothing.
-PRINT_CALL = lazy_regex.compile(r"(?m)^[ \t]*print(?=\()")
+# lines one to one, in order, and only where the paste shows as many such lines as prints: a print in a loop (indented
+# under it) writes several, and a print whose line the paste left out would take the next array's.
+PRINT_CALL = lazy_regex.compile(r"(?m)^print(?=\()")
 _SHAPE = (r"(?:\((?:\d+,[ \t]*)*\d*,?\)|torch\.Size\(\[[\d, \t]*\]\)|\(?TensorShape\(\[[\w, \t]*\]\)\)?)")
 _DTYPE = r"(?:torch\.|<dtype:[ \t]*')?(?:u?int|float|bfloat|complex|bool)\d*'?>?"
 # (_SCALAR's forms as one field of a line: no whitespace at its ends, which the `[ \t]+` joining the fields owns)
@@ -136,16 +138,19 @@ def _prints_apart(prose: str) -> tuple[tuple[str, dict[str, float], str], ...]:
             # _printed_calls')
             if len(names) == 1 and stats and len(set(stats)) == len(stats) and len(fields) > len(stats):
                 prints.append((p, names.pop(), stats, r"[ \t]+".join(fields)))
-    found, taken = [], {}
-    for p, name, stats, layout in prints:
+    found = []
+    for layout in dict.fromkeys(layout for *_, layout in prints):
+        alike = [p for p in prints if p[3] == layout]
         line = re.compile(r"(?m)^[ \t]*" + layout + r"[ \t]*\r?$")
-        start = max(prose.find("\n", p.end()) + 1, taken.get(layout, 0))
-        out = line.search(prose, start, p.end() + OUTPUT_REACH)
-        if out:
-            taken[layout] = out.end()
-            quoted = f"{' '.join(prose[p.start():prose.find(chr(10), p.end())].split())} -> {' '.join(out.group(0).split())}"
-            found.append((name, dict(zip(stats, (float(v) for v in out.groups()))), quoted))
-    return tuple(found)
+        start = prose.find("\n", alike[0][0].end()) + 1
+        lines = list(itertools.islice(line.finditer(prose, start, alike[-1][0].end() + OUTPUT_REACH), len(alike) + 1))
+        if len(lines) != len(alike):
+            continue
+        for (p, name, stats, _), out in zip(alike, lines):
+            printed = " ".join(prose[p.start():prose.find("\n", p.end())].split())
+            quoted = f"{printed} -> {' '.join(out.group(0).split())}"
+            found.append((p.start(), name, dict(zip(stats, (float(v) for v in out.groups()))), quoted))
+    return tuple((name, stats, quoted) for _, name, stats, quoted in sorted(found))
 
 
 _NAMED = {"targets": lazy_regex.compile(TARGET_NAME), "inputs": lazy_regex.compile(INPUT_NAME)}

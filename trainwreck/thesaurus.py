@@ -39,7 +39,7 @@ def _half_output(m: re.Match) -> str:
 
 # Optimizers whose constructor may take the rate as its first argument (`Adam(1e-4)`), as the folded text spells them
 OPTIMIZER_NAMES = ("adam", "adamw", "adamax", "sgd", "rmsprop", "adagrad", "adadelta", "nadam", "lion", "lamb",
-                   "adafactor")
+                   "adafactor", "lars")
 # (every run or every time, within the clause: "... every run", "..., every single time")
 _EVERY_RUN_WORDS = r"(?:every|each)\s+(?:single\s+)?(?:run|time)\b"
 _EVERY_RUN = r"[^.;\n]{0,30}?\b" + _EVERY_RUN_WORDS

@@ -77,7 +77,8 @@ WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"star
                  "climb-despite-clipping": {"early", "later"}, "descent-then-nonfinite": {"later"},
                  "descent-then-climb": {"later"}, "stall-after-drop": {"later"}}
 # The facts that a standard deviation of 0 is met wherever the data brings it, not at the first step: each item standardised
-# by its own, and NumPy's warning printed at such a division; and a norm of 0, of a row a ReLU zeroed
+# by its own, NumPy's warning printed at such a division (or a range's), and inputs said to be all zeros; and a norm of
+# 0, of a row a ReLU zeroed
 STD_MET_ANY_STEP = ("item-std-unguarded", "std-nan-printed", "relu-norm-unguarded", "zero-items")
 
 
