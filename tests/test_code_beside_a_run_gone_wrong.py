@@ -62,6 +62,13 @@ def test_a_loss_said_to_fall_then_climb_back_within_each_epoch_is_a_climb_said()
     # (code_review_s76 11: another subject's worse, and a run the words change)
     assert not loss_climb_said("Loss decreased, then got worse results when I evaluated on the test set.")
     assert not loss_climb_said("The loss looks fine for 10 epochs, then gets worse once I turn on augmentation.")
+    # (mends_review_s76 3: what may follow the loss's own "worse" is a preposition, an adverb or a conjunction -- only
+    # a noun after it makes it another thing's)
+    for tail in ("around epoch 40", "later", "for no reason", "rapidly", "very fast", "before it plateaus",
+                 "near the end", "within a few epochs", "past epoch 10", "suddenly"):
+        assert loss_climb_said(f"The loss decreases at first, then gets worse {tail}."), tail
+    for tail in ("results when I evaluated", "generalization", "val numbers"):
+        assert not loss_climb_said(f"The loss decreases at first, then gets worse {tail}."), tail
 
 
 def test_gradients_cleared_once_per_epoch_beside_a_loss_said_to_climb_back_names_wr260():
@@ -407,6 +414,12 @@ def test_a_std_named_with_an_affix_beside_an_input_said_all_black_is_a_zero_std_
     from trainwreck.input_scaling import zero_inputs_said
     for output in ("the decoder outputs black images, and then the loss is nan", "the predictions are black images"):
         assert zero_inputs_said(output) is None, output
+    # (mends_review_s76 7: the data's own sources are no model's output)
+    for source in ("My dataloader returns black frames when a video fails to decode, and then the loss is nan.",
+                   "The camera outputs black frames at night, which are in the training set.",
+                   "I get black images from the simulator for some seeds and the loss becomes nan.",
+                   "Some samples are silent clips (the recorder produced silent audio), and the loss is nan."):
+        assert zero_inputs_said(source), source
     parts = weighed_parts(ADAIN, "WR-060")
     assert parts["zero-items"] > 0
     assert diagnosis(ADAIN).matches[0].entry.id == "WR-060"
@@ -449,8 +462,16 @@ def test_a_loss_whose_only_log_is_of_one_plus_an_exp_holds_no_log_of_zero():
     assert parts["log-floor"] < 0 and sum(parts.values()) < sum(weighed_parts(LOGISTIC_BY_HAND, "WR-020").values())
     assert diagnosis(LOGISTIC_BY_HAND).matches[0].entry.id == "WR-020"
     for other in ("    p = torch.sigmoid(z)\n    extra = -torch.log(p).mean()\n", "    extra = probs.log().mean()\n",
-                  "    extra = F.binary_cross_entropy(torch.sigmoid(z), t)\n"):
+                  "    extra = F.binary_cross_entropy(torch.sigmoid(z), t)\n",
+                  # (mends_review_s76 5: a log nested deeper than LOG_CALL reads, log1p, a KL; a log printed at 0)
+                  "    aux = -torch.log(torch.sigmoid(model(x))).mean()\n", "    aux = torch.log1p(-p).mean()\n",
+                  "    aux = F.kl_div(q, p)\n", "a.py:3: RuntimeWarning: divide by zero encountered in log\n"):
         assert logs_kept_off_zero(LOGISTIC_BY_HAND + other) == "", other
+    # (a softplus that is not the loss -- a count model's rate, handed to a loss the paste does not show -- says nothing
+    # of that loss's logs)
+    rate = ("rate = torch.log(1 + torch.exp(h))\nloss = criterion(rate, counts)\n"
+            + LOGISTIC_BY_HAND.split("def logistic_loss")[0])
+    assert logs_kept_off_zero(rate) == ""
 
 @OPT_IN
 def test_pytorch_reports_a_forward_nan_at_the_losss_own_backward():

@@ -1064,3 +1064,8 @@ def test_a_nan_printed_for_the_first_step_beside_other_processes_finite_lines_is
     late = (lines + later).replace("step 0 ", "step 500 ").replace("step 1 ", "step 510 ")
     for other in (epoch_only, unmarked, late):
         assert signature_of(scan(io.BytesIO(other.encode()), "log")).name != "nonfinite-from-start", other
+    # (mends_review_s76 10: DeepSpeed's `[Rank 0]` and a `[GPU 0]` mark a process too)
+    for mark in ("[Rank {r}]", "[GPU {r}]"):
+        marked = "".join(f"{mark.format(r=r)} epoch 0 step 0 loss {v}\n"
+                         for r, v in enumerate(["0.6949", "0.6927", "nan", "0.6941"]))
+        assert signature_of(scan(io.BytesIO((marked + later).encode()), "log")).name == "nonfinite-from-start", mark

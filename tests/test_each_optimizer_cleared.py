@@ -152,5 +152,21 @@ def test_a_gan_loop_that_clears_the_discriminator_only_before_the_generator_s_ba
     looped_off = PIX2PIX.replace("        fake_B = G(real_A)",
                                  "        for p in D.parameters(): p.requires_grad = False\n        fake_B = G(real_A)")
     assert carried_into_the_discriminator(looped_off) is None
+    # (mends_review_s76 6: a loop that freezes D by its iterable's method; a freeze that switches D on, or one outside
+    # the span from D's clearing to the first backward, is none; D by a longer name, or handed to a helper)
+    looped_method = PIX2PIX.replace("        fake_B = G(real_A)", "        for p in D.parameters():\n"
+                                    "            p.requires_grad_(False)\n        fake_B = G(real_A)")
+    assert carried_into_the_discriminator(looped_method) is None
+    for kept in (PIX2PIX.replace("        fake_B = G(real_A)", "        set_requires_grad(D, True)\n        fake_B = G(real_A)"),
+                 PIX2PIX + "def evaluate():\n    D.requires_grad_(False)\n",
+                 PIX2PIX.replace("D(torch.cat", "netD_A(torch.cat"),
+                 PIX2PIX.replace("pred_fake = D(torch.cat([real_A, fake_B], 1))\n",
+                                 "pred_fake = judge(D, torch.cat([real_A, fake_B], 1))\n", 1)):
+        assert carried_into_the_discriminator(kept) == ("optimizer_D", "loss_G", "optimizer_G"), kept
+    # (a long run of word characters costs no more than its length: the freeze's names are bounded)
+    import time
+    start = time.perf_counter()
+    carried_into_the_discriminator(PIX2PIX + "token = '" + "a" * 20000 + "'\nvgg.requires_grad_(False)\n")
+    assert time.perf_counter() - start < 0.5
     kept = PIX2PIX.replace("optimizer_D", "self.d_optim").replace("optimizer_G", "self.g_optim")
     assert carried_into_the_discriminator(kept) == ("self.d_optim", "loss_G", "self.g_optim")

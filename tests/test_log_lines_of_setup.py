@@ -30,7 +30,10 @@ def test_a_log_line_naming_an_adaptive_optimizer_and_its_rate_is_the_rate_it_was
         assert high_adaptive_rate(other) == "", other
     # (words around a rate printed once are no second rate: "was", "try", "default", Adam's betas)
     for kept in ("epoch 1 | Adam lr: 0.5 | loss was 2.31 -> 2.29", "I used Adam, lr=0.3 and the loss was nan after 3 steps",
-                 ">>> AdamW, learning_rate=0.10000, weight_decay=0.00010, default betas"):
+                 ">>> AdamW, learning_rate=0.10000, weight_decay=0.00010, default betas",
+                 # (mends_review_s76 8: a loss, a norm or a decay a log line prints in scientific form is no rate)
+                 "epoch 3 | AdamW lr: 1.000e-01 | loss: 4.512e-01", "Optimizer: Adam lr: 0.3 wd: 1e-5",
+                 "step 100 | Adam lr=0.1 | loss 3.2e-01 | grad_norm 5.1e-02"):
         assert high_adaptive_rate(kept), kept
 
 
@@ -127,3 +130,15 @@ def test_an_albumentations_pipeline_ending_in_to_tensor_v2_without_normalize_fee
                   ALBUMENTATIONS.replace("['image']", "['image'].float().div(255)"),
                   ALBUMENTATIONS.replace("img = cv2.cvtColor(cv2.imread(path), cv2.COLOR_BGR2RGB)\n", "")):
         assert albumentations_unscaled(other) == "", other
+
+
+def test_a_parameters_generator_bound_for_another_use_is_read_without_a_crash():
+    """(mends_review_s76 1) A generator bound and never handed to the optimizer (a count, a param group, another
+    optimizer built from model.parameters()) is no spent clip -- and reading it raises nothing."""
+    from trainwreck.clip_unused import spent_clip
+
+    for code in ("params = model.parameters()\nopt = torch.optim.Adam(model.parameters(), lr=1e-3)\n",
+                 "params = model.parameters()\nopt = torch.optim.SGD([{'params': params, 'lr': 0.1}])\n"
+                 "torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n"):
+        assert spent_clip(code) is None
+        assert diagnosis("loss explodes to nan\n```python\n" + code + "```\nstep 0 loss 2.30\nstep 1 loss nan\n").verdict

@@ -800,6 +800,12 @@ def test_a_print_of_shape_dtype_and_range_is_read_from_the_line_it_printed_furth
               "print(X_train.shape, X_train.dtype, X_train.min(), X_train.max())\n```\n"
               "(800, 64, 64, 3) uint8 0 255\n(200, 64, 64, 3) uint8 0 255\n(800, 64, 64, 3) float32 0.0 1.0\n")
     assert input_range_printed(looped) == ""
+    # (mends_review_s76 2: a print indented in a function, or a whole paste indented as a forum's code block, is read)
+    in_main = MITO_UNET.replace("\nX = np.stack", "\ndef main():\n    X = np.stack").replace(
+        "\nY = np.stack", "\n    Y = np.stack").replace("\nprint(", "\n    print(")
+    indented = "\n".join("    " + line for line in MITO_UNET.split("\n"))
+    for kept in (in_main, indented):
+        assert "values up to 4095 in size" in input_range_printed(kept), kept
     from trainwreck.printed_sizes import target_size_printed
 
     unshown = ("```python\nprint(y.shape, y.dtype, y.mean(), y.std())\nprint(X.shape, X.dtype, X.mean(), X.std())\n```\n"

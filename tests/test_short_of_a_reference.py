@@ -84,6 +84,10 @@ def test_a_run_said_to_do_far_worse_than_a_constant_prediction_is_short_of_the_t
                  "My LSTM ends up worse than predicting the mean, then I tried a GRU and it was no better."):
         assert short_of_reference_said(said), said
     assert not short_of_reference_said("The paper's model is worse than linear regression.")
+    # (mends_review_s76 9: an early stage said in another clause is not the gap's)
+    for said in ("At first I thought it was the data, but my MLP is worse than linear regression.",
+                 "After freezing the encoder for the first 10 epochs, the model is still worse than predicting the mean."):
+        assert short_of_reference_said(said), said
     # (final_review_s76 6: the trivial reference is this reading's alone, not the twin run "faster than" compares with)
     from trainwreck.run_said import faster_start_said
     assert faster_start_said("The MLP's loss drops much faster than linear regression at first, then it goes nan.") == ""

@@ -969,16 +969,26 @@ def _inside_a_call(line: str, at: int, calls: tuple[str, ...]) -> bool:
 # probability or a method's `.log()`, and no library loss that takes one (a cross-entropy, an NLL, a log_prob). Its
 # inf comes from the exp's overflow, not from a log of 0.
 LOG_OF_ONE_PLUS_EXP = lazy_regex.compile(r"^\s*(?:[1-9]\d*(?:\.\d*)?|\d*\.\d*[1-9]\d*)\s*\+\s*" + _LIBRARY + r"exp\(")
-LOGS_ELSEWHERE = lazy_regex.compile(r"\.log\(\)|\blog_prob\b|\bnll_loss\b|\bNLLLoss\b|\bBCELoss\b|\bbinary_cross_entropy\b|"
-                                    r"\bcross_?entropy\b|\bCrossEntropy|crossentropy\b|\blog_?softmax\b|\bxlogy\b")
+LOGS_ELSEWHERE = lazy_regex.compile(r"\.log\w*\(\)|\blog1p\(|\blog_prob\b|\bnll_loss\b|\bNLLLoss\b|\bBCELoss\b|"
+                                    r"\bbinary_cross_entropy\b|\bcross_?entropy\b|\bCrossEntropy|crossentropy\b|"
+                                    r"\blog_?softmax\b|\bxlogy\b|\bkl_div\b|\bKLDiv|\bpoisson_nll|\bPoissonNLL")
+# (every log opened, one that LOG_CALL's bracket depth cannot read too: `torch.log(torch.sigmoid(model(x)))`)
+ANY_LOG = lazy_regex.compile(_LOG_OPEN)
+# (the loss's own line: a return, or an assignment to a loss's name)
+LOSS_LINE = lazy_regex.compile(r"^[ \t]*(?:return\b|[\w.]*loss\w*[ \t]*=)", re.I)
+# (a log of 0 the run printed itself: no code shown says otherwise)
+LOG_OF_ZERO_PRINTED = lazy_regex.compile(r"divide by zero encountered in log|LogBackward")
 
 
 def logs_kept_off_zero(code: str) -> str:
-    """The first log call of the pasted code, quoted, where every one is of a positive constant plus an exp
-    (LOG_OF_ONE_PLUS_EXP) and nothing else in the code takes a log (LOGS_ELSEWHERE); or ""."""
+    """The first log call of the pasted code, quoted, where every log it opens is of a positive constant plus an exp
+    (LOG_OF_ONE_PLUS_EXP), on the loss's own line (LOSS_LINE), and nothing else in it takes a log (LOGS_ELSEWHERE) nor
+    prints a log of 0; or ""."""
     calls = [m for m in itertools.islice(LOG_CALL.finditer(code), 20) if _CODE_LINE.match(_line_of(code, m)[1])
              or _LIBRARY_CALLED.match(m.group(0))]
-    if not calls or LOGS_ELSEWHERE.search(code) or not all(LOG_OF_ONE_PLUS_EXP.match(m.group("arg")) for m in calls):
+    if not calls or LOGS_ELSEWHERE.search(code) or LOG_OF_ZERO_PRINTED.search(code) \
+            or len(list(itertools.islice(ANY_LOG.finditer(code), 40))) != len(calls) \
+            or not all(LOG_OF_ONE_PLUS_EXP.match(m.group("arg")) and LOSS_LINE.match(_line_of(code, m)[1]) for m in calls):
         return ""
     return " ".join(calls[0].group(0).split())
 

@@ -164,18 +164,18 @@ def spent_clip(prose: str) -> tuple[str, str] | None:
         clipped = next((c for c in re.finditer(NORM_CLIPPED % ("(?P<clipped>" + names + ")"), rest[built.end():])
                         if not rest[built.end():][:c.start()].rsplit("\n", 1)[-1].lstrip().startswith("#")),
                        None) if built else None
-        between = rest[:built.end() + clipped.start()] if clipped else ""
+        if clipped is None:
+            continue
+        between = rest[:built.end() + clipped.start()]
         name = re.escape(bound.group("name"))
         # (the name, or the alias the clip is given, bound to something else between: not the aliasing itself; nor an
         # alias the optimizer is built with that was bound to something else before it -- it never used the iterator)
         not_the_aliasing = rf"(?![ \t]*{name}[ \t]*(?:#[^\n]*)?$)"
-        rebound = (rf"(?m)^[ \t]*(?:{name}|{re.escape(clipped.group('clipped'))})[ \t]*={not_the_aliasing}"
-                   if clipped else "")
-        given_to = re.search(r"\(\s*(?:params\s*=\s*)?([\w.]+)", built.group(0)).group(1) if built else ""
+        rebound = rf"(?m)^[ \t]*(?:{name}|{re.escape(clipped.group('clipped'))})[ \t]*={not_the_aliasing}"
+        given_to = re.search(r"\(\s*(?:params\s*=\s*)?([\w.]+)", built.group(0)).group(1)
         optimizer_rebound = given_to != bound.group("name") and re.search(
             rf"(?m)^[ \t]*{re.escape(given_to)}[ \t]*={not_the_aliasing}", rest[:built.start()])
-        if clipped is None or re.search(rebound, between) or optimizer_rebound \
-                or re.search(rf"\bdef\s+\w+\([^)]*\b{name}\b", between):
+        if re.search(rebound, between) or optimizer_rebound or re.search(rf"\bdef\s+\w+\([^)]*\b{name}\b", between):
             continue
         given = " ".join(bound.group(0).split())
         expression = given.split("=", 1)[1].strip()

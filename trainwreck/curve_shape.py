@@ -1282,7 +1282,7 @@ def _frozen(ev: Evidence) -> tuple[str, list[str]] | None:
              "layer has died"])
 
 
-PROCESS_MARK = lazy_regex.compile(WORKER_PREFIX + r"|\brank[ =:]?\d+\b|\bpid=\d+")
+PROCESS_MARK = lazy_regex.compile(WORKER_PREFIX + r"|(?i:\b(?:rank|gpu|device|local_rank)(?:[ \t]*[:=])?[ \t]*\d+\b)|\bpid=\d+")
 
 
 def _processes_apart(ev: Evidence, t: int) -> bool:

@@ -534,18 +534,26 @@ def jax_accumulator_never_reset(prose: str) -> str:
 _EVENT = lazy_regex.compile(r"(?<![\w.])(?P<name>(?:self\.)?[A-Za-z_]\w{0,40})\.(?P<call>zero_grad|backward|step)(?=\()")
 _OPTIMIZER_WORDS = re.compile(r"(?i)^(?:optimi[sz]er|optim|opt)_?|_?(?:optimi[sz]er|optim|opt)$")
 # (a whole name, where loss_inputs.DISCRIMINATOR_NAME searches within one: a called `discount(` is no discriminator)
-DISCRIMINATOR = re.compile(r"(?i)^(?:d|dis|disc(?:riminator)?(?:_\w+)?|critic\d*(?:_\w+)?|net_?d)$")
-_CALLED = lazy_regex.compile(r"(?<![\w.])(?:self\.)?(?P<name>[A-Za-z_]\w{0,40})\s*\(")
-FROZEN_FOR_A_STEP = lazy_regex.compile(r"\bset_requires_grad\(\s*(?:\[\s*)?(?:self\.)?(?P<a>\w+)|"
-                                       r"(?:self\.)?(?P<b>\w+)\.requires_grad_\(\s*False\b|"
-                                       r"\b(?:toggle_grad|requires_grad|freeze)\(\s*(?:self\.)?(?P<c>\w+)\s*(?:,\s*(?:False|0)\s*)?\)|"
-                                       r"\bfor\s+\w+\s+in\s+(?:self\.)?(?P<d>\w+)\.parameters\(\)\s*:\s*\w+\.requires_grad\s*=\s*False")
+DISCRIMINATOR = re.compile(r"(?i)^(?:d|dis|disc(?:riminator)?(?:_\w+)?|critic\d*(?:_\w+)?|net_?d(?:_\w+)?)$")
+# (a call by a name, or an attribute's, `gan.discriminator(`, or a network handed to a helper, `g_loss(D, fake)`)
+_CALLED = lazy_regex.compile(r"(?<![\w.])(?:[A-Za-z_]\w{0,40}\.){0,3}(?P<name>[A-Za-z_]\w{0,40})(?=\s*\()|"
+                             r"\((?:[^()\n]{0,80},\s*)?(?P<arg>[A-Za-z_]\w{0,40})\s*[,)]")
+# (a freeze switches the gradients off: a flag of False or 0, the network's own method or a loop over its parameters --
+# each name bounded, so that a long run of word characters costs no more than its length)
+_OFF = r"\s*(?:False|0)\b"
+FROZEN_FOR_A_STEP = lazy_regex.compile(r"\bset_requires_grad\(\s*(?:\[\s*)?(?:self\.)?(?P<a>\w{1,40})[^()\n]{0,60}?," + _OFF + "|"
+                                       r"(?<![\w.])(?:self\.)?(?P<b>\w{1,40})\.requires_grad_\(" + _OFF + "|"
+                                       r"\b(?:toggle_grad|requires_grad|freeze)\(\s*(?:self\.)?(?P<c>\w{1,40})\s*(?:,"
+                                       + _OFF + r"\s*)?\)|"
+                                       r"\bfor\s+(?P<p>\w{1,20})\s+in\s+(?:self\.)?(?P<d>\w{1,40})\.parameters\(\)\s*:\s*"
+                                       r"(?P=p)\.requires_grad(?:_\(" + _OFF + r"|\s*=" + _OFF + ")")
 
 
-def _frozen_discriminator(code: str) -> bool:
-    """Does the paste switch a discriminator's (or a critic's) gradients off anywhere (FROZEN_FOR_A_STEP)?"""
-    return any(DISCRIMINATOR.match(next(g for g in m.groups() if g))
-               for m in itertools.islice(FROZEN_FOR_A_STEP.finditer(code), 20))
+def _discriminator_frozen_between(code: str, start: int, end: int) -> bool:
+    """Does the paste switch a discriminator's (or a critic's) gradients off between `start` and `end`
+    (FROZEN_FOR_A_STEP)?"""
+    return any(DISCRIMINATOR.match(m.group("a") or m.group("b") or m.group("c") or m.group("d"))
+               for m in itertools.islice(FROZEN_FOR_A_STEP.finditer(code, start, end), 20))
 
 
 def carried_into_the_discriminator(prose: str) -> tuple[str, str, str] | None:
@@ -553,8 +561,6 @@ def carried_into_the_discriminator(prose: str) -> tuple[str, str, str] | None:
     where a GAN's loop clears the discriminator's optimizer only before the generator's backward() (see above); or
     None."""
     code = code_of(prose)
-    if _frozen_discriminator(code):
-        return None
     events = [(m.group("call"), m.group("name"), arguments(code, m.end()) or [], m.start())
               for m in itertools.islice(_EVENT.finditer(code), 400)]
     for s, (call, opt, _, _) in enumerate(events):
@@ -567,26 +573,13 @@ def carried_into_the_discriminator(prose: str) -> tuple[str, str, str] | None:
         first, second = backwards[-2], backwards[-1]
         between = [name for c, name, _, _ in events[first:second] if c == "step" and name != opt]
         told_leaves = any(re.match(r"\s*inputs\s*=", a) for a in events[first][2])
-        # (the discriminator called between its clearing and the first backward: that loss runs through it)
-        judged = any(DISCRIMINATOR.match(c.group("name"))
-                     for c in itertools.islice(_CALLED.finditer(code, events[cleared[-1]][3], events[first][3]), 200))
+        # (the discriminator called, or handed to a call, between its clearing and the first backward: that loss runs
+        # through it -- unless it was frozen there)
+        span = (events[cleared[-1]][3], events[first][3])
+        judged = any(DISCRIMINATOR.match(c.group("name") or c.group("arg"))
+                     for c in itertools.islice(_CALLED.finditer(code, *span), 200))
         if between and cleared[-1] < first and not told_leaves and judged \
+                and not _discriminator_frozen_between(code, *span) \
                 and not any(c == "zero_grad" and name != opt for c, name, _, _ in events[first:s] if name not in between):
-            return opt, events[first][1], between[0]
-    return None
-    events = [(m.group("call"), m.group("name"), arguments(code, m.end()) or [])
-              for m in itertools.islice(_EVENT.finditer(code), 400)]
-    for s, (call, opt, _) in enumerate(events):
-        if call != "step" or not DISCRIMINATOR.match(_OPTIMIZER_WORDS.sub("", opt.removeprefix("self."))):
-            continue
-        backwards = [k for k in range(s) if events[k][0] == "backward"]
-        cleared = [k for k in range(s) if events[k][:2] == ("zero_grad", opt)]
-        if len(backwards) < 2 or not cleared:
-            continue
-        first, second = backwards[-2], backwards[-1]
-        between = [name for c, name, _ in events[first:second] if c == "step" and name != opt]
-        told_leaves = any(re.match(r"\s*inputs\s*=", a) for a in events[first][2])
-        if between and cleared[-1] < first and not told_leaves \
-                and not any(c == "zero_grad" and name != opt for c, name, _ in events[first:s] if name not in between):
             return opt, events[first][1], between[0]
     return None

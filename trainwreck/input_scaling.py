@@ -606,9 +606,10 @@ ALL_ZERO_INPUT = lazy_regex.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(
                                     r"\bmax\(\)`?\s+(?:is|was|==|=)\s+(?:exactly\s+)?0(?:\.0+)?(?![.\d])", re.I)
 
 
-# (inputs, not what the model gives: "the decoder outputs black images", "the predictions are black images")
-MODEL_GIVES = lazy_regex.compile(r"(?i)\b(?:outputs?|predict\w*|generat\w*|reconstruct\w*|decoder|generator|produces?|"
-                                 r"returns?|renders?|samples?\s+(?:are|look)|i\s+get)\b[^.;\n]{0,40}$")
+# (inputs, not what the model gives: the clause's subject is the model or its output -- "the decoder outputs black
+# images", "the predictions are black images" -- not a source of the data, "my dataloader returns black frames")
+MODEL_GIVES = lazy_regex.compile(r"(?i)\b(?:model|network|net|decoder|generator|predictions?|reconstructions?|"
+                                 r"(?:the|its|my)\s+outputs?(?=\s+(?:are|is|look|were|was|come)\b))\b[^.;,\n]{0,40}$")
 
 
 def zero_inputs_said(prose: str) -> re.Match | None:

@@ -123,9 +123,11 @@ HIGH_ADAPTIVE_PRINTED = lazy_regex.compile(r"(?<![\w.-])(?P<opt>Adam|AdamW|Adama
                                            r"(?![\w.])(?=(?:(?!" + _OTHER_OPTIMIZER + r")[^\n.;])*(?:[\n.;]|$))")
 # (a sentence that gives a second rate -- "changed it to lr=1e-4", "lr=1e-4 also plateaus", "I use 1e-4" -- lists rates
 # tried or compared, which rate_tried reads; or one that asks)
-# (a bare one only in scientific form, as rates are written: not Adam's betas, `(0.9, 0.999)`)
+# (a bare one only in scientific form, as rates are written -- not Adam's betas, `(0.9, 0.999)` -- after a verb of use or
+# of change: not a loss or a decay a log line prints as `loss: 4.512e-01`)
 OTHER_RATE = lazy_regex.compile(r"(?i)\b(?:lr|learning[ _]rate)(?:\s*(?:[:=]|of|to|at|is))?\s*(?P<v>\d*\.\d+(?:e-?\d+)?|\d+e-\d+)(?![\w.])|"
-                                r"(?<![\w.=:])(?P<w>\d+(?:\.\d+)?e-\d+)(?![\w.])")
+                                r"\b(?:use|using|used|set|try|tried|trying|chang\w*|switch\w*|lower\w*|drop\w*|to|at|from)\s+"
+                                r"(?P<w>\d+(?:\.\d+)?e-\d+)(?![\w.])")
 
 
 def _printed_rate(prose: str) -> re.Match | None:

@@ -454,11 +454,13 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                   "through each stretch between them and drops after it)")
     elif went_wrong and (carried := carried_into_the_discriminator(ev.prose)):
         d, loss, g = carried
+        critic = "critic" in d.lower() and "actor" in ev.prose.lower()
+        judge, pull = (("a critic valuing the actor's actions", "valuing the actor's actions higher") if critic else
+                       ("a discriminator judging the generator's fakes", "calling the fakes real"))
         out["cleared-outside"] = (f"the pasted loop clears `{d}` only before `{loss}.backward()`, whose loss runs through "
-                                  f"the network `{d}` steps (a discriminator judging the fakes, a critic valuing the "
-                                  f"actor's actions) and fills its gradients too; `{g}.step()` follows, then that "
-                                  f"network's own backward() adds to them: `{d}`'s step follows the sum, and `{loss}`'s "
-                                  "part pulls it toward calling the fakes real (valuing the actor's actions higher)")
+                                  f"the network `{d}` steps ({judge}) and fills its gradients too; `{g}.step()` "
+                                  f"follows, then that network's own backward() adds to them: `{d}`'s step follows the "
+                                  f"sum, and `{loss}`'s part pulls it toward {pull}")
     # (a clip after the step beside a curve that is not a climb, which curve_shape reads as a climb despite clipping:
     # whatever broke the run, the unclipped run, the clip never touched it)
     if (went_wrong or CLIP_NO_EFFECT_SAID.search(told(ev.prose))) and sig.name != "climb-despite-clipping" \

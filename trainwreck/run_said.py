@@ -322,6 +322,11 @@ def not_learning_sentences(text: str):
 
 # The loss said to climb, in a sentence that does not say it then came back down or that it climbed only in the warmup:
 # "the loss keeps going up", "it increases every epoch" -- not "during warmup the loss climbs a little, then it falls"
+# (closed classes: prepositions, adverbs of time and degree or in -ly, conjunctions)
+_AFTER_WORSE = (r"(?:about|above|across|after|around|at|before|below|beyond|by|during|for|from|in|into|near|of|on|over|"
+                r"past|since|through|throughout|till|to|towards?|under|until|up|with|within|without|\w+ly|later|"
+                r"afterwards|again|soon|fast|pretty|very|really|quite|still|overnight|and|or|but|then|so|as|when|"
+                r"once|if|while|because|than|every|each|even|much|far|way|a\s+lot)\b")
 LOSS_CLIMBS = lazy_regex.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,40}?\b(?:keeps?\s+|kept\s+|is\s+|starts?\s+|started\s+)?"
                                  r"(?:going\s+up|goes\s+up|went\s+up|climb\w*|increas\w*|ris(?:es|ing)|rose|grow\w*|explod\w*|"
                                  r"diverg\w*|blows?\s+up|blew\s+up|cre(?:eps?|eping|pt)\s+up|drift(?:s|ed|ing)?\s+(?:back\s+)?up|"
@@ -336,11 +341,10 @@ LOSS_CLIMBS = lazy_regex.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,40
                                  # epoch, then climbs back up", "loss improves at first, then gets worse" -- the verb after
                                  # ", then" is the loss's, with no object of its own: not "then increased patience to 20")
                                  r"\b(?:loss\w*|cost)\b(?:[^.;,\n]|\.\d){0,60}?,\s*(?:and\s+)?then\s+(?:climb\w*|ris(?:es|ing)|rose|"
-                                 # (the loss's own worse, with no noun after it: not "then got worse results" --
+                                 # (the loss's own worse, not an attribute of a noun after it -- "then got worse
+                                 # results": what may follow is a preposition, an adverb, a conjunction or nothing;
                                  # and not of a run the words change, loss_climb_said's CHANGED_RUN)
-                                 r"(?:gets?|got|getting)\s+worse\b(?!\s+(?!(?:and|again|after|until|from|over|as|when|"
-                                 r"once|with|without|by|in|on|at|than|every|each|quickly|slowly|fast|steadily|then|"
-                                 r"until)\b)[a-z]+\b)|"
+                                 r"(?:gets?|got|getting)\s+worse\b(?!\s+(?!" + _AFTER_WORSE + r")[a-z]+\b)|"
                                  r"increas(?:es|ed)\b(?!\s+(?:the|my|a|an|our|its|\w+\s+to)\b)|"
                                  r"(?:goes|going|went|comes|came|shoots?|shot)\s+(?:back\s+)?up)\b")
 # (a fall said after the climb, not denied -- "it never comes back down" -- nor the rate's, "drops the learning rate";
@@ -665,6 +669,15 @@ TRIVIAL_BEATEN = lazy_regex.compile(r"(?i)\b(?:but|then|after|by|later)\b[^.;\n]
                                     r"run|loss)|this|ours)\b[^.;\n]{0,30}?(?<!no )(?<!not )\b(?:better|beats?|outperforms?)\b")
 
 
+def _clause_of_the_gap(text: str, begin: int, gap: re.Match, end: int) -> str:
+    """The clause of the sentence (text[begin:end]) that holds the gap: from the last comma, semicolon, "but" or "then"
+    before it to the next comma or semicolon after it."""
+    before = text[begin:gap.start()]
+    cut = max(before.rfind(","), before.rfind(";"), *(m.end() for m in re.finditer(r"(?i)\b(?:but|then)\b", before)))
+    after = re.search(r"[,;]", text[gap.end():end])
+    return text[begin + cut + 1:gap.end() + (after.start() if after else end - gap.end())]
+
+
 @functools.lru_cache(maxsize=8)      # (asked by the paste's facts and by the report's Read: line, of the same text)
 def _short_of(text: str) -> tuple[str, bool]:
     """(the sentence, whether the reference is a trivial one: BELOW_A_CONSTANT) that says this run falls far short of a
@@ -687,7 +700,7 @@ def _short_of(text: str) -> tuple[str, bool]:
                 or GAP_TAKEN_BACK.search(text, reference.end(), end) or CHANGED_RUN.search(text[reference.end():end]) \
                 or m.group(0).lower() not in told(sentence) \
                 or lower and (LOSS_WORD.search(before) or not SCORE_WORD.search(sentence)) \
-                or trivial and (OTHER_LEARNER.search(before) or EARLY_STAGE.search(sentence)
+                or trivial and (OTHER_LEARNER.search(before) or EARLY_STAGE.search(_clause_of_the_gap(text, begin, m, end))
                                 or re.match(r"\s*would\b", text[reference.end():end])
                                 or TRIVIAL_BEATEN.search(text, reference.end(), end)):
             continue
