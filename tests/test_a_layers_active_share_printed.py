@@ -21,11 +21,11 @@ def test_a_relu_layers_share_of_outputs_above_zero_printed_at_zero_is_a_dead_lay
         assert dead_layer_printed(FASHION.replace("SHARES", printed)) == "", printed
     # (a print that formats or rounds the share prints 0.00 for 0.004 too -- code_review_s75 6)
     shares = "(z1 > 0).float().mean().item(), (z2 > 0).float().mean().item()"
-    for call, printed in ((f'f"{{(z1 > 0).float().mean():.2f}} {{(z2 > 0).float().mean():.2f}}"', "0.00 0.41"),
+    for call, printed in (('f"{(z1 > 0).float().mean():.2f} {(z2 > 0).float().mean():.2f}"', "0.00 0.41"),
                           (f'"%.3f %.3f" % ({shares})', "0.000 0.412"),
                           ("round((z1 > 0).float().mean().item(), 2), (z2 > 0).float().mean().item()", "0.0 0.38"),
                           # (any other form or cast of it too -- reread_s75 5)
-                          (f'f"{{(z1 > 0).float().mean():4.1f}} {{(z2 > 0).float().mean():4.1f}}"', "0.0 0.4"),
+                          ('f"{(z1 > 0).float().mean():4.1f} {(z2 > 0).float().mean():4.1f}"', "0.0 0.4"),
                           ("np.around((z1 > 0).float().mean().item(), 1), (z2 > 0).float().mean().item()", "0.0 0.41"),
                           ("(z1 > 0).float().mean().half().item(), (z2 > 0).float().mean().item()", "0.0 0.41")):
         formatted = FASHION.replace(shares, call).replace("SHARES", printed)

@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from conftest import diagnosis, real_catalog, weighed_parts
+from conftest import real_catalog, weighed_parts
 from trainwreck.diagnose import diagnose
 from trainwreck.logscan import scan
 
@@ -201,7 +201,7 @@ def test_a_sum_or_a_mean_of_a_softmax_s_output_handed_to_cross_entropy_is_still_
     """A renderer's weighted sum of per-sample softmax outputs (or an ensemble's mean of them) is a mix of probability
     vectors: handed to CrossEntropyLoss, which applies its own log-softmax, it is the pairing too (WR-130), and the
     evidence shows the line that mixes them. A log of the mix, or a mix never handed to the loss, is not."""
-    from trainwreck.loss_inputs import mixed_from, probabilities_handed
+    from trainwreck.loss_inputs import PROBABILITY_NAMED, mixed_from, probabilities_handed
 
     found = probabilities_handed(SEMANTIC_RENDER)
     assert found.group("name") == "sem" and mixed_from(SEMANTIC_RENDER, found).group("name") == "sem_map"
@@ -223,8 +223,6 @@ def test_a_sum_or_a_mean_of_a_softmax_s_output_handed_to_cross_entropy_is_still_
     # (final_review_s76 7: the same name mixed with itself hands the loss that name; a softmax reduced along the axis it
     # normalised is weights, whatever the other factor is called -- a MIL pooling of instance scores --, and a name
     # that only starts with "exp" is no exp)
-    from trainwreck.loss_inputs import PROBABILITY_NAMED
-
     itself = "probs = torch.softmax(z, 1)\nprobs = probs.mean(0)\nloss = F.cross_entropy(probs, y)\n"
     assert mixed_from(itself, PROBABILITY_NAMED.search(itself)) is None
     mil = ("criterion = nn.CrossEntropyLoss()\na = torch.softmax(attention(h), dim=0)\n"

@@ -556,6 +556,7 @@ def _discriminator_frozen_between(code: str, start: int, end: int) -> bool:
                for m in itertools.islice(FROZEN_FOR_A_STEP.finditer(code, start, end), 20))
 
 
+@functools.lru_cache(maxsize=4)      # (asked by the clearing each step and by the printed facts, of the same text)
 def carried_into_the_discriminator(prose: str) -> tuple[str, str, str] | None:
     """(the discriminator's optimizer, the loss whose backward() its step also carries, the optimizer stepped between)
     where a GAN's loop clears the discriminator's optimizer only before the generator's backward() (see above); or
