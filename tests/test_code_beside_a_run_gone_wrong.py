@@ -458,8 +458,11 @@ def test_a_loss_whose_only_log_is_of_one_plus_an_exp_holds_no_log_of_zero():
     from trainwreck.breaking_constructs import logs_kept_off_zero
 
     assert logs_kept_off_zero(LOGISTIC_BY_HAND) == "torch.log(1 + torch.exp(-y * logits))"
+    from trainwreck.weighing import W_SAID_HALF
+
     parts = weighed_parts(LOGISTIC_BY_HAND, "WR-030")
-    assert parts["log-floor"] < 0 and sum(parts.values()) < sum(weighed_parts(LOGISTIC_BY_HAND, "WR-020").values())
+    assert parts["curve"] > 0 and abs(parts["log-floor"] + parts["curve"] + W_SAID_HALF) < 1e-9
+    assert sum(parts.values()) < sum(weighed_parts(LOGISTIC_BY_HAND, "WR-020").values())
     assert diagnosis(LOGISTIC_BY_HAND).matches[0].entry.id == "WR-020"
     for other in ("    p = torch.sigmoid(z)\n    extra = -torch.log(p).mean()\n", "    extra = probs.log().mean()\n",
                   "    extra = F.binary_cross_entropy(torch.sigmoid(z), t)\n",
@@ -472,6 +475,7 @@ def test_a_loss_whose_only_log_is_of_one_plus_an_exp_holds_no_log_of_zero():
     rate = ("rate = torch.log(1 + torch.exp(h))\nloss = criterion(rate, counts)\n"
             + LOGISTIC_BY_HAND.split("def logistic_loss")[0])
     assert logs_kept_off_zero(rate) == ""
+
 
 @OPT_IN
 def test_pytorch_reports_a_forward_nan_at_the_losss_own_backward():

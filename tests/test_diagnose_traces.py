@@ -1062,7 +1062,10 @@ def test_a_nan_printed_for_the_first_step_beside_other_processes_finite_lines_is
     epoch_only = "".join(f"Epoch 0: loss {v}\n" for v in ["0.6931", "0.6720", "0.6510", "0.6302", "nan", "nan"])
     unmarked = "".join(f"epoch 0 step 0 loss {v}\n" for v in ["0.6949", "0.6927", "nan", "0.6941"]) + later
     late = (lines + later).replace("step 0 ", "step 500 ").replace("step 1 ", "step 510 ")
-    for other in (epoch_only, unmarked, late):
+    # (whole_diff_review_s76 1: marked lines labelled by their epoch alone, and one process printing the same step again)
+    epoch_marked = "".join(f"[rank{r % 2}] Epoch 0: loss {v}\n" for r, v in enumerate(["0.6931", "0.6720", "0.6510", "nan"]))
+    one_process = "".join(f"[rank0] epoch 0 step 0 loss {v}\n" for v in ["0.6949", "0.6927", "nan", "0.6941"]) + later
+    for other in (epoch_only, unmarked, late, epoch_marked, one_process):
         assert signature_of(scan(io.BytesIO(other.encode()), "log")).name != "nonfinite-from-start", other
     # (mends_review_s76 10: DeepSpeed's `[Rank 0]` and a `[GPU 0]` mark a process too)
     for mark in ("[Rank {r}]", "[GPU {r}]"):

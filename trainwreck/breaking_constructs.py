@@ -972,8 +972,6 @@ LOG_OF_ONE_PLUS_EXP = lazy_regex.compile(r"^\s*(?:[1-9]\d*(?:\.\d*)?|\d*\.\d*[1-
 LOGS_ELSEWHERE = lazy_regex.compile(r"\.log\w*\(\)|\blog1p\(|\blog_prob\b|\bnll_loss\b|\bNLLLoss\b|\bBCELoss\b|"
                                     r"\bbinary_cross_entropy\b|\bcross_?entropy\b|\bCrossEntropy|crossentropy\b|"
                                     r"\blog_?softmax\b|\bxlogy\b|\bkl_div\b|\bKLDiv|\bpoisson_nll|\bPoissonNLL")
-# (every log opened, one that LOG_CALL's bracket depth cannot read too: `torch.log(torch.sigmoid(model(x)))`)
-ANY_LOG = lazy_regex.compile(_LOG_OPEN)
 # (the loss's own line: a return, or an assignment to a loss's name)
 LOSS_LINE = lazy_regex.compile(r"^[ \t]*(?:return\b|[\w.]*loss\w*[ \t]*=)", re.I)
 # (a log of 0 the run printed itself: no code shown says otherwise)
@@ -981,13 +979,14 @@ LOG_OF_ZERO_PRINTED = lazy_regex.compile(r"divide by zero encountered in log|Log
 
 
 def logs_kept_off_zero(code: str) -> str:
-    """The first log call of the pasted code, quoted, where every log it opens is of a positive constant plus an exp
+    """The first log call of the pasted code, quoted, where every log it opens (LOG_OPEN: one that LOG_CALL's bracket
+    depth cannot read too, `torch.log(torch.sigmoid(model(x)))`) is of a positive constant plus an exp
     (LOG_OF_ONE_PLUS_EXP), on the loss's own line (LOSS_LINE), and nothing else in it takes a log (LOGS_ELSEWHERE) nor
     prints a log of 0; or ""."""
     calls = [m for m in itertools.islice(LOG_CALL.finditer(code), 20) if _CODE_LINE.match(_line_of(code, m)[1])
              or _LIBRARY_CALLED.match(m.group(0))]
     if not calls or LOGS_ELSEWHERE.search(code) or LOG_OF_ZERO_PRINTED.search(code) \
-            or len(list(itertools.islice(ANY_LOG.finditer(code), 40))) != len(calls) \
+            or len(list(itertools.islice(LOG_OPEN.finditer(code), 40))) != len(calls) \
             or not all(LOG_OF_ONE_PLUS_EXP.match(m.group("arg")) and LOSS_LINE.match(_line_of(code, m)[1]) for m in calls):
         return ""
     return " ".join(calls[0].group(0).split())

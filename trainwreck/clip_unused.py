@@ -159,7 +159,7 @@ def spent_clip(prose: str) -> tuple[str, str] | None:
         aliases = [a.group("alias")
                    for a in itertools.islice(re.finditer(ALIAS_OF % re.escape(bound.group("name")), rest), 3)]
         names = "(?:" + "|".join(re.escape(n) for n in [bound.group("name"), *aliases]) + ")"
-        built = re.search(OPTIMIZER_BUILT % names, rest)
+        built = re.search(OPTIMIZER_BUILT % ("(?P<given>" + names + ")"), rest)
         # (a clip on a line of code, not a comment's; with the name not bound again between, nor a function's parameter)
         clipped = next((c for c in re.finditer(NORM_CLIPPED % ("(?P<clipped>" + names + ")"), rest[built.end():])
                         if not rest[built.end():][:c.start()].rsplit("\n", 1)[-1].lstrip().startswith("#")),
@@ -172,7 +172,7 @@ def spent_clip(prose: str) -> tuple[str, str] | None:
         # alias the optimizer is built with that was bound to something else before it -- it never used the iterator)
         not_the_aliasing = rf"(?![ \t]*{name}[ \t]*(?:#[^\n]*)?$)"
         rebound = rf"(?m)^[ \t]*(?:{name}|{re.escape(clipped.group('clipped'))})[ \t]*={not_the_aliasing}"
-        given_to = re.search(r"\(\s*(?:params\s*=\s*)?([\w.]+)", built.group(0)).group(1)
+        given_to = built.group("given")
         optimizer_rebound = given_to != bound.group("name") and re.search(
             rf"(?m)^[ \t]*{re.escape(given_to)}[ \t]*={not_the_aliasing}", rest[:built.start()])
         if re.search(rebound, between) or optimizer_rebound or re.search(rf"\bdef\s+\w+\([^)]*\b{name}\b", between):

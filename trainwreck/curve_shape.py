@@ -479,10 +479,8 @@ def _signature(ev: Evidence) -> Signature:
         # it by the other processes of a distributed run, each line marked with its own: no update came between them,
         # so one process's loss was non-finite before any step, as a first value is -- not a loop that labels each
         # batch's line with its epoch alone, nor lines of one process)
-        if ev.at(0) is not None and ev.at(0).numbered and ev.at(t) is not None and at(t) == at(0) \
-                and step_number(ev.at(0)) is not None and at_run_start(ev) \
-                and len({ev.at(k).line for k in range(t + 1) if ev.at(k) is not None}) == t + 1 \
-                and _processes_apart(ev, t):
+        if (first := ev.at(0)) is not None and step_number(first) is not None and at(t) == at(0) \
+                and at_run_start(ev) and _processes_apart(ev, t) and len({ev.at(k).line for k in range(t + 1)}) == t + 1:
             return sig("nonfinite-from-start", [
                 f"the loss is already {kind} on one of the {t + 1} lines printed for {at(0)}, the step the log starts "
                 f"at (each process of a distributed run prints its own): no update came before it, so there was no "

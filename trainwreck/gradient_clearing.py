@@ -562,8 +562,8 @@ def carried_into_the_discriminator(prose: str) -> tuple[str, str, str] | None:
     where a GAN's loop clears the discriminator's optimizer only before the generator's backward() (see above); or
     None."""
     code = code_of(prose)
-    events = [(m.group("call"), m.group("name"), arguments(code, m.end()) or [], m.start())
-              for m in itertools.islice(_EVENT.finditer(code), 400)]
+    # (each call, its object, where its bracket opens, where it starts)
+    events = [(m.group("call"), m.group("name"), m.end(), m.start()) for m in itertools.islice(_EVENT.finditer(code), 400)]
     for s, (call, opt, _, _) in enumerate(events):
         if call != "step" or not DISCRIMINATOR.match(_OPTIMIZER_WORDS.sub("", opt.removeprefix("self."))):
             continue
@@ -573,7 +573,7 @@ def carried_into_the_discriminator(prose: str) -> tuple[str, str, str] | None:
             continue
         first, second = backwards[-2], backwards[-1]
         between = [name for c, name, _, _ in events[first:second] if c == "step" and name != opt]
-        told_leaves = any(re.match(r"\s*inputs\s*=", a) for a in events[first][2])
+        told_leaves = any(re.match(r"\s*inputs\s*=", a) for a in arguments(code, events[first][2]) or [])
         # (the discriminator called, or handed to a call, between its clearing and the first backward: that loss runs
         # through it -- unless it was frozen there)
         span = (events[cleared[-1]][3], events[first][3])

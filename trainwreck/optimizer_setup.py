@@ -112,12 +112,15 @@ _RATE_VALUE = r"['\"]?(?:lr|learning_rate)['\"]?[ \t]*[:=][ \t]*(?P<rate>(?:\d+(
 HIGH_ADAPTIVE_CONFIG = lazy_regex.compile(r"(?i)(?<![\w-])(?:" + _OPT_VALUE + r"[^\n{}]{0,200}?(?<![\w-])" + _RATE_VALUE + "|"
                                           + _RATE_VALUE.replace("?P<rate>", "?P<rate2>") + r"[^\n{}]{0,200}?(?<![\w-])"
                                           + _OPT_VALUE.replace("?P<opt>", "?P<opt2>") + ")")
+# (the adaptive optimisers by their class names, as PyTorch and Keras spell them)
+_NAMES = {name.lower(): name for name in ("Adam", "AdamW", "Adamax", "NAdam", "RMSprop")}
 # ... or a run's log line that names the optimizer by its class and prints its rate after it (Cellpose's `>>> AdamW,
 # learning_rate=0.10000, weight_decay=0.00010`, `Optimizer: Adam (lr=0.3)`): a printed `=` or `:`, not a sentence's
 # "a learning rate of" -- rates a person lists as tried, or says were changed, are rate_tried's -- within one clause,
 # with no other optimizer named between or after it in that clause (thesaurus.OPTIMIZER_NAMES, any case)
 _OTHER_OPTIMIZER = r"(?i:\b(?:" + "|".join(OPTIMIZER_NAMES) + r")\b)"
-HIGH_ADAPTIVE_PRINTED = lazy_regex.compile(r"(?<![\w.-])(?P<opt>Adam|AdamW|Adamax|NAdam|Nadam|RMSprop)\b(?![(.])"
+HIGH_ADAPTIVE_PRINTED = lazy_regex.compile(r"(?<![\w.-])(?P<opt>" + "|".join(sorted(_NAMES.values(), key=len, reverse=True))
+                                           + r"|Nadam)\b(?![(.])"
                                            r"(?:(?!" + _OTHER_OPTIMIZER + r")(?:[^\n{}.;]|\.\d)){0,80}?(?<![\w-])"
                                            r"(?:lr|learning_rate)[ \t]*[:=][ \t]*(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)"
                                            r"(?![\w.])(?=(?:(?!" + _OTHER_OPTIMIZER + r")[^\n.;])*(?:[\n.;]|$))")
@@ -135,7 +138,7 @@ def _printed_rate(prose: str) -> re.Match | None:
     for m in itertools.islice(HIGH_ADAPTIVE_PRINTED.finditer(prose), 5):
         start, end = sentence_around(prose, m.start(), m.end(), stops=".;\n?!")
         others = [o for o in itertools.islice(OTHER_RATE.finditer(prose, start, end), 10)
-                  if o.start() != m.start("rate") and float(o.group("v") or o.group("w")) < 1
+                  if float(o.group("v") or o.group("w")) < 1
                   and o.start("v" if o.group("v") else "w") != m.start("rate")]
         if not others and prose[end:end + 1] != "?":
             return m
@@ -143,7 +146,6 @@ def _printed_rate(prose: str) -> re.Match | None:
 
 
 RATE_A_FACTOR = lazy_regex.compile(r"(?i)\bnoam\b|decay_method|rsqrt|inverse_sqrt")
-_NAMES = {name.lower(): name for name in ("Adam", "AdamW", "Adamax", "NAdam", "RMSprop")}
 
 
 # ... or fastai's: its Learner builds Adam unless told otherwise (`opt_func=Adam`, fastai/learner.py) and takes the
@@ -174,9 +176,8 @@ def high_adaptive_rate(prose: str) -> str:
     m = next((m for m in itertools.chain(HIGH_ADAPTIVE_RATE.finditer(prose), OPTAX_RATE.finditer(prose))
               if float(m.group("rate")) >= HIGH_ADAPTIVE_AT), None)
     named = _rate_named(prose) if m is None else None
-    printed = _printed_rate(prose)
     config = next((c for c in itertools.chain(itertools.islice(HIGH_ADAPTIVE_CONFIG.finditer(prose), 5),
-                                              [printed] if printed else [])
+                                              filter(None, [_printed_rate(prose)]))
                    if float(c.group("rate") or c.group("rate2")) >= HIGH_ADAPTIVE_AT), None) \
         if m is None and named is None and not RATE_A_FACTOR.search(prose) else None
     fastai = _fastai_rate(prose) if m is None and named is None and config is None else None

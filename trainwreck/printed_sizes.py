@@ -104,18 +104,8 @@ def _printed_calls(prose: str, kind: str) -> tuple[dict[str, float], str] | None
 # exactly what print() writes for those arguments, each in its own form, one space between (`(200, 256, 256, 1) float32
 # 96.0 4095.0`). Prints of the same layout (a code block's print of Y, then of X, its output block below) take such
 # lines one to one, in order, and only where the paste shows as many such lines as prints: a print whose line the paste
-# left out would take the next array's. A print in a loop's body writes several lines, and is not read.
-PRINT_CALL = lazy_regex.compile(r"(?m)^(?P<indent>[ \t]*)print(?=\()")
-LOOP_OPENS = lazy_regex.compile(r"[ \t]*(?:async[ \t]+)?(?:for|while)\b[^\n]*:[ \t]*(?:#[^\n]*)?$")
-
-
-def _in_a_loop(prose: str, p: re.Match) -> bool:
-    """Is the print's line in the body of a for or a while: the nearest line above it indented less opens one?"""
-    depth = len(p.group("indent").expandtabs(4))
-    for line in reversed(prose[:p.start()].split("\n")[-40:]):
-        if line.strip() and len(line) - len(line.lstrip()) < depth:
-            return bool(LOOP_OPENS.match(line))
-    return False
+# left out would take the next array's, and a print in a loop's body writes several lines.
+PRINT_CALL = lazy_regex.compile(r"(?m)^[ \t]*print(?=\()")
 _SHAPE = (r"(?:\((?:\d+,[ \t]*)*\d*,?\)|torch\.Size\(\[[\d, \t]*\]\)|\(?TensorShape\(\[[\w, \t]*\]\)\)?)")
 _DTYPE = r"(?:torch\.|<dtype:[ \t]*')?(?:u?int|float|bfloat|complex|bool)\d*'?>?"
 # (_SCALAR's forms as one field of a line: no whitespace at its ends, which the `[ \t]+` joining the fields owns)
@@ -131,8 +121,6 @@ def _prints_apart(prose: str) -> tuple[tuple[str, dict[str, float], str], ...]:
     beside its statistics whose output line the paste shows (see above), in the prints' order."""
     prints = []
     for p in itertools.islice(PRINT_CALL.finditer(prose), 50):
-        if _in_a_loop(prose, p):
-            continue
         fields, stats, names = [], [], set()
         for arg in (a.strip() for a in (arguments(prose, p.end()) or [])):
             call, named = _ANY_CALL.fullmatch(arg), re.fullmatch(r"(\w+)\.(shape|dtype)", arg)

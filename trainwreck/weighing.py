@@ -35,7 +35,7 @@ from .loss_inputs import (DENSE, FROM_LOGITS, own_normaliser, KERAS_CROSSENTROPY
                           KERAS_OUTPUT, KERAS_PAIRING_SAID,
                           tf_op_on_model_output,
                           OTHER_BACKEND, PROBABILITY_LOSS_WORDS, TF_BACKEND, TORCH_LOGITS_LOSS, impossible_negative,
-                          MODEL_ENDS_SAID, PROBABILITY_NAMED, distribution_on_probabilities, logits_loss_handed,
+                          MODEL_ENDS_SAID, PROBABILITY_NAMED, distribution_on_probabilities,
                           model_ends_said, model_output, output_of_generator, negative_shown, probabilities_handed, mixed_from, handed_itself, box_predictor_probabilities,
                           tfjs_pairing)
 from .loss_scale import scale_recovered
@@ -1257,15 +1257,15 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         # (a Sequential's last module as itself, without the comment and the brackets that close the Sequential)
         returned = module.group(0) if (module := re.match(r"nn\.\w+\([^()\n]{0,20}\)", returned)) else returned
         # (said in words, quoted as the words are: lowercased)
-        mixed = mixed_from(ev.prose, out) if PROBABILITY_NAMED.made(out) and not handed_itself(ev.prose, out) else None
+        # (the loss handed that name, as the code calls it -- or a sum or a mean of it --; else the one the paste names)
+        direct = handed_itself(ev.prose, out) if PROBABILITY_NAMED.made(out) else ""
+        mixed = mixed_from(ev.prose, out) if PROBABILITY_NAMED.made(out) and not direct else None
         through = (f", then `{mixed.group('name')}` to a sum or a mean of them "
                    f"(`{' '.join(mixed.group(0).split('#')[0].split())}`): a mix of probabilities, not logits," if mixed else "")
         shown_as = (f"the report says the model ends in probabilities (\"{returned}\")" if MODEL_ENDS_SAID.made(out)
                     else f"the paste sets `{out.group('name')}` to a softmax's or a sigmoid's output (`{returned}`){through}"
                     if PROBABILITY_NAMED.made(out) else f"the pasted model outputs probabilities (`{returned}`)")
-        # (the loss handed that name, as the code calls it; else the one the paste names)
-        called = logits_loss_handed(ev.prose, out) if PROBABILITY_NAMED.made(out) else ""
-        name = called or loss.group(0).rstrip("(")
+        name = direct or (mixed is not None and handed_itself(ev.prose, mixed)) or loss.group(0).rstrip("(")
         # (what it applies, by the loss the paste builds, not by the name it gives it)
         evidence.append(f"{shown_as} and its loss, `{name}`, applies its own {own_normaliser(loss.group(0))}: "
                         "probabilities handed over as logits")
