@@ -2,6 +2,7 @@
 readings compiles none of them."""
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -203,20 +204,27 @@ def test_diagnose_says_the_same_with_the_prefilter_and_without_it(tmp_path):
 
 # ---- the literals read ahead of time (trainwreck/regex_needs.py) -------------------------------------------------
 
-def _check(table_path) -> subprocess.CompletedProcess:
-    """`python -m trainwreck.regex_needs --check` against this table file, in a process of its own, where only the
-    package has made patterns."""
-    code = ("import pathlib, sys\nimport trainwreck.regex_needs as r\n"
-            "r.TABLE = pathlib.Path(sys.argv[1])\nsys.exit(r.main(['--check']))\n")
-    return subprocess.run([sys.executable, "-c", code, str(table_path)], cwd=ROOT, capture_output=True, text=True)
+def _checks(*table_paths) -> list[tuple[int, str]]:
+    """`python -m trainwreck.regex_needs --check` against each table file: (its exit status, what it printed to
+    stderr). In one process of its own, where only the package has made patterns; the table as the code reads it is
+    computed once for all the files (it is the same for each, and computing it is most of a check's second)."""
+    code = ("import contextlib, functools, io, json, pathlib, sys\nimport trainwreck.regex_needs as r\n"
+            "r.computed = functools.lru_cache(maxsize=1)(r.computed)\nchecked = []\n"
+            "for path in sys.argv[1:]:\n"
+            "    r.TABLE, err = pathlib.Path(path), io.StringIO()\n"
+            "    with contextlib.redirect_stderr(err):\n"
+            "        checked.append((r.main(['--check']), err.getvalue()))\n"
+            "print(json.dumps(checked))\n")
+    run = subprocess.run([sys.executable, "-c", code, *map(str, table_paths)], cwd=ROOT, capture_output=True,
+                         text=True)
+    assert run.returncode == 0, run.stderr
+    return [tuple(checked) for checked in json.loads(run.stdout)]
 
 
 def test_the_stored_literals_are_those_the_code_reads_now(tmp_path):
     # (a pattern added or changed since the file was written is read as before, and this fails until it is written)
     from trainwreck import regex_needs
 
-    run = _check(regex_needs.TABLE)
-    assert run.returncode == 0, run.stderr
     table = regex_needs._table()
     assert len(table) > 850 and sum(need is None for need in table.values()) < len(table) // 10
     # (and the check can fail: a table that misses a pattern, or holds other literals for one, is out of date)
@@ -226,10 +234,11 @@ def test_the_stored_literals_are_those_the_code_reads_now(tmp_path):
     grad = next(i for i, line in enumerate(lines) if line.endswith('[[], ["scaler"]],'))
     other.write_text("\n".join(lines[:grad] + [lines[grad].replace('"scaler"', '"scale"')] + lines[grad + 1:]),
                      encoding="utf-8")
-    for stale, said in ((missing, "1 patterns added or gone, 0 read otherwise"),
-                        (other, "0 patterns added or gone, 1 read otherwise")):
-        run = _check(stale)
-        assert run.returncode == 1 and said in run.stderr and "--write" in run.stderr, (stale, run.stderr)
+    (status, said), *stale = _checks(regex_needs.TABLE, missing, other)
+    assert status == 0, said
+    for (status, said), expected in zip(stale, ("1 patterns added or gone, 0 read otherwise",
+                                                "0 patterns added or gone, 1 read otherwise")):
+        assert status == 1 and expected in said and "--write" in said, said
 
 
 def test_a_package_pattern_is_skipped_from_its_first_call_and_never_compiled():
