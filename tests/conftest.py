@@ -51,7 +51,9 @@ def pytest_collection(session):
 # collection, which imports it again and reports the failure as it would have.
 def _import_from_own_place(session) -> None:
     worker, count = os.environ.get("PYTEST_XDIST_WORKER", ""), int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
-    if not worker.startswith("gw") or count < 2 or session.config.args_source != pytest.Config.ArgsSource.TESTPATHS:
+    option = session.config.option
+    if (not worker.startswith("gw") or count < 2 or session.config.args_source != pytest.Config.ArgsSource.TESTPATHS
+            or option.ignore or option.ignore_glob or getattr(option, "lf", False)):     # (some modules not collected)
         return
     modules = sorted(Path(__file__).parent.glob("test_*.py"))
     start = int(worker[2:]) * len(modules) // count

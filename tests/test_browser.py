@@ -5,7 +5,6 @@ import os
 import shutil
 import threading
 import time
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -17,30 +16,32 @@ from trainwreck.snippet_sections import tab_program
 CATALOG = real_catalog()
 
 
-def find_chromium():
-    """TRAINWRECK_CHROMIUM if set, else Chromium's headless shell, else the full browser. The shell is Chromium's
-    own build for automation, of the same source and version (Debian's chromium-headless-shell package; Playwright's
-    own headless runs use the same shell): the same Blink and V8 render and run the pages, without the browser's UI
-    and services. It runs these tests in about 36 CPU-seconds where the full browser takes about 51, on a machine
-    whose every CPU-second the test command needs (bench/browser_binary.py measures both side by side);
-    TRAINWRECK_CHROMIUM=/usr/bin/chromium runs them in the full browser."""
-    for candidate in (os.environ.get("TRAINWRECK_CHROMIUM"), "/usr/bin/chromium-headless-shell",
-                      shutil.which("chromium-headless-shell"), "/usr/bin/chromium", shutil.which("chromium"),
-                      shutil.which("google-chrome")):
-        if candidate and Path(candidate).is_file():
-            return candidate
-    return None
+def find_chromium() -> tuple[str | None, str]:
+    """(the Chromium to drive, or None; why none). TRAINWRECK_CHROMIUM if set (a path or a program's name), else
+    Chromium's headless shell, else the full browser. The shell is Chromium's own build for automation, of the same
+    source and version (Debian's chromium-headless-shell package; Playwright's own headless runs use such a shell):
+    the same Blink and V8 lay out, run and print the pages, without the browser's UI and its services. It ran these
+    tests in 33.9 CPU-seconds where the full browser took 54.0, side by side (bench/browser_binary.py), on a machine
+    whose every CPU-second the test command needs. One difference a test would see: the shell fetches no favicon,
+    so test_site.py checks the icon's link instead. TRAINWRECK_CHROMIUM=chromium runs the tests in the full browser."""
+    chosen = os.environ.get("TRAINWRECK_CHROMIUM")
+    if chosen:
+        found = shutil.which(chosen)
+        return (found, "") if found else (None, f"TRAINWRECK_CHROMIUM={chosen} is not a program this machine has")
+    for candidate in ("chromium-headless-shell", "chromium", "google-chrome"):
+        if shutil.which(candidate):
+            return shutil.which(candidate), ""
+    return None, "no Chromium: install Debian's chromium-headless-shell package (.ci/run does), or chromium"
 
 
-CHROMIUM = find_chromium()
+CHROMIUM, NO_CHROMIUM = find_chromium()
 try:
     from playwright.sync_api import sync_playwright
 except ImportError:  # pragma: no cover - the test extras install it
     sync_playwright = None
 
 pytestmark = [
-    pytest.mark.skipif(CHROMIUM is None, reason="no Chromium: install Debian's chromium-headless-shell package "
-                                                "(.ci/run does), or chromium"),
+    pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM),
     pytest.mark.skipif(sync_playwright is None, reason="playwright is not installed (pip install '.[test]')"),
 ]
 
@@ -80,36 +81,36 @@ class Visit:
         if origin.startswith("http"):
             self.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin.rstrip("/"))
         self.page = self.context.new_page()
-        self.requests, self.failures, self.in_flight = [], [], set()
+        self.requests, self.failures, self.in_flight, self.last_event = [], [], set(), time.monotonic()
         self.page.on("request", self._started)
-        self.page.on("requestfinished", lambda r: self.in_flight.discard(r))
+        self.page.on("requestfinished", self._finished)
         self.page.on("requestfailed", self._failed)
         self.page.on("response", lambda r: r.status >= 400 and self.failures.append(f"{r.url}: {r.status}"))
 
     def _started(self, request) -> None:
         self.requests.append(request.url)
         self.in_flight.add(request)
+        self.last_event = time.monotonic()
+
+    def _finished(self, request) -> None:
+        self.in_flight.discard(request)
+        self.last_event = time.monotonic()
 
     def _failed(self, request) -> None:
-        self.in_flight.discard(request)
+        self._finished(request)
         self.failures.append(f"{request.url}: {request.failure}")
 
     def wait_until_quiet(self, quiet: float = 0.5, timeout: float = 30.0) -> None:
-        """Wait for the load event, then until no request of the page has been in flight for `quiet` seconds: what
-        Playwright's "networkidle" promises, counted here from the page's own requests. Playwright's count can lose
-        the idle state when requests finish before DOMContentLoaded and then wait out its whole timeout with nothing
-        in flight (microsoft/playwright#42598): this fixture met that about one full run in eight."""
+        """Wait for the load event, then until no request of the page has started, finished or been in flight for
+        `quiet` seconds: what Playwright's "networkidle" promises, counted here from the page's own request events.
+        Playwright's count can lose the idle state when requests finish before DOMContentLoaded and then wait out
+        its whole timeout with nothing in flight (microsoft/playwright#42598): this fixture met that in 2 of about
+        10 full runs."""
         self.page.wait_for_load_state("load")
-        deadline, quiet_since = time.monotonic() + timeout, None
-        while True:
-            now = time.monotonic()
-            if self.in_flight:
-                quiet_since = None
-            elif quiet_since is None:
-                quiet_since = now
-            elif now - quiet_since >= quiet:
-                return
-            assert now < deadline, f"requests in flight after {timeout:.0f} s: {[r.url for r in self.in_flight]}"
+        deadline = time.monotonic() + timeout
+        while self.in_flight or time.monotonic() - self.last_event < quiet:
+            assert time.monotonic() < deadline, \
+                f"requests in flight after {timeout:.0f} s: {[r.url for r in self.in_flight]}"
             self.page.wait_for_timeout(50)
 
     @classmethod

@@ -278,6 +278,22 @@ def test_offline_build_uses_file_urls(site, offline_site):
 FETCHING = ", ".join(f"{tag}[src]" for tag in ("script", "img", "iframe", "source", "video", "audio", "embed"))
 
 
+def test_each_page_links_an_icon_the_site_holds(site, offline_site):
+    """A browser's own UI fetches the icon a page links to; the headless shell the browser tests drive has no UI
+    and fetches none (tests/test_browser.py, find_chromium), so the link is checked here: to a file of the build."""
+    checked = 0
+    for root in (site, offline_site):
+        for page in root.rglob("*.html"):
+            for link in LexborHTMLParser(page.read_text(encoding="utf-8")).css("link[rel~=icon]"):
+                href = link.attributes.get("href") or ""
+                path = href.split("#")[0].split("?")[0]
+                # (the 404 page links from the site's root: it is served at any depth)
+                target = (root / path.lstrip("/") if path.startswith("/") else page.parent / path).resolve()
+                assert not EXTERNAL.match(href) and target.is_file() and root.resolve() in target.parents, (page, href)
+                checked += 1
+    assert checked > 100, checked        # every page of both builds links one
+
+
 def test_no_request_to_another_host(site, offline_site):
     offenders, fetching, pages = [], 0, 0
     for root in (site, offline_site):
