@@ -21,7 +21,7 @@ def find_chromium() -> tuple[str | None, str]:
     Chromium's headless shell, else the full browser. The shell is Chromium's own build for automation, of the same
     source and version (Debian's chromium-headless-shell package; Playwright's own headless runs use such a shell):
     the same Blink and V8 lay out, run and print the pages, without the browser's UI and its services. It ran these
-    tests in 33.9 CPU-seconds where the full browser took 54.0, side by side (bench/browser_binary.py), on a machine
+    tests in 28.1 CPU-seconds where the full browser took 43.5, side by side (bench/browser_binary.py), on a machine
     whose every CPU-second the test command needs. One difference a test would see: the shell fetches no favicon,
     so test_site.py checks the icon's link instead. TRAINWRECK_CHROMIUM=chromium runs the tests in the full browser."""
     chosen = os.environ.get("TRAINWRECK_CHROMIUM")
