@@ -22,15 +22,10 @@ import sys
 import time
 from pathlib import Path
 
+from machine_cpu import busy_seconds, require  # (bench/ is the script's own folder)
+
 ROOT = Path(__file__).resolve().parent.parent
 BINARIES = {"headless shell": "chromium-headless-shell", "full browser": "chromium"}
-
-
-def busy_seconds() -> float:
-    """CPU-seconds every process of the machine has spent so far (user, nice, system, irq, softirq)."""
-    with open("/proc/stat", encoding="ascii") as stat:
-        fields = [int(x) for x in stat.readline().split()[1:8]]
-    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
 
 
 def run_tests(binary: str) -> tuple[float, float]:
@@ -49,8 +44,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
-    if not Path("/proc/stat").is_file():
-        sys.exit("browser_binary.py reads the machine's CPU time from /proc/stat (Linux only)")
+    require("browser_binary.py")
     found = {name: shutil.which(program) for name, program in BINARIES.items()}
     if not all(found.values()):
         sys.exit("install both Debian packages: apt-get install chromium-headless-shell chromium")

@@ -25,15 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from machine_cpu import busy_seconds, require  # (bench/ is the script's own folder)
+
 ROOT = Path(__file__).resolve().parent.parent
 SUMMARY = re.compile(r"=+ (.*?) in ([\d.]+)s")
-
-
-def busy_seconds() -> float:
-    """CPU-seconds every process of the machine has spent so far (user, nice, system, irq, softirq)."""
-    with open("/proc/stat", encoding="ascii") as stat:
-        fields = [int(x) for x in stat.readline().split()[1:8]]
-    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
 
 
 def resolve(commit: str) -> str:
@@ -67,8 +62,7 @@ def main() -> int:
     parser.add_argument("--baseline")
     parser.add_argument("--rounds", type=int, default=1)
     args = parser.parse_args()
-    if not Path("/proc/stat").is_file():
-        sys.exit("test_command.py reads the machine's CPU time from /proc/stat (Linux only)")
+    require("test_command.py")
     if not (shutil.which("chromium-headless-shell") or shutil.which("chromium")):
         sys.exit("test_command.py: install Chromium first (apt-get install chromium-headless-shell): the browser "
                  "tests would be skipped and the figure would not be the test command's")

@@ -60,8 +60,6 @@ def _import_from_own_place(session) -> None:
     for path in modules[start:] + modules[:start]:
         try:
             importlib.import_module(path.stem)
-        except Exception:
-            sys.modules.pop(path.stem, None)
         except BaseException as exc:          # (pytest's skip of a whole module is not an Exception)
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise

@@ -29,8 +29,8 @@ def find_chromium() -> tuple[str | None, str]:
         found = shutil.which(chosen)
         return (found, "") if found else (None, f"TRAINWRECK_CHROMIUM={chosen} is not a program this machine has")
     for candidate in ("chromium-headless-shell", "chromium", "google-chrome"):
-        if shutil.which(candidate):
-            return shutil.which(candidate), ""
+        if found := shutil.which(candidate):
+            return found, ""
     return None, "no Chromium: install Debian's chromium-headless-shell package (.ci/run does), or chromium"
 
 

@@ -278,13 +278,20 @@ def test_offline_build_uses_file_urls(site, offline_site):
 FETCHING = ", ".join(f"{tag}[src]" for tag in ("script", "img", "iframe", "source", "video", "audio", "embed"))
 
 
+@functools.lru_cache(maxsize=2)
+def parsed_pages(root: Path) -> tuple:
+    """Every page of a build, parsed (lexbor): (its path, its tree). The tests that read each page of the site and
+    of its offline edition share one reading."""
+    return tuple((page, LexborHTMLParser(page.read_text(encoding="utf-8"))) for page in sorted(root.rglob("*.html")))
+
+
 def test_each_page_links_an_icon_the_site_holds(site, offline_site):
     """A browser's own UI fetches the icon a page links to; the headless shell the browser tests drive has no UI
     and fetches none (tests/test_browser.py, find_chromium), so the link is checked here: to a file of the build."""
     checked = 0
     for root in (site, offline_site):
-        for page in root.rglob("*.html"):
-            for link in LexborHTMLParser(page.read_text(encoding="utf-8")).css("link[rel~=icon]"):
+        for page, doc in parsed_pages(root):
+            for link in doc.css("link[rel~=icon]"):
                 href = link.attributes.get("href") or ""
                 path = href.split("#")[0].split("?")[0]
                 # (the 404 page links from the site's root: it is served at any depth)
@@ -297,8 +304,7 @@ def test_each_page_links_an_icon_the_site_holds(site, offline_site):
 def test_no_request_to_another_host(site, offline_site):
     offenders, fetching, pages = [], 0, 0
     for root in (site, offline_site):
-        for page in root.rglob("*.html"):
-            doc = LexborHTMLParser(page.read_text(encoding="utf-8"))
+        for page, doc in parsed_pages(root):
             pages += 1
             for tag in doc.css(FETCHING):
                 fetching += 1
