@@ -33,7 +33,10 @@ def test_a_log_line_naming_an_adaptive_optimizer_and_its_rate_is_the_rate_it_was
                  ">>> AdamW, learning_rate=0.10000, weight_decay=0.00010, default betas",
                  # (mends_review_s76 8: a loss, a norm or a decay a log line prints in scientific form is no rate)
                  "epoch 3 | AdamW lr: 1.000e-01 | loss: 4.512e-01", "Optimizer: Adam lr: 0.3 wd: 1e-5",
-                 "step 100 | Adam lr=0.1 | loss 3.2e-01 | grad_norm 5.1e-02"):
+                 "step 100 | Adam lr=0.1 | loss 3.2e-01 | grad_norm 5.1e-02",
+                 # (each printed line is read, not only the first: a log that printed a low rate before the high one)
+                 ">>> AdamW, learning_rate=0.00010, weight_decay=0.00010\n"
+                 ">>> AdamW, learning_rate=0.10000, weight_decay=0.00010"):
         assert high_adaptive_rate(kept), kept
 
 

@@ -7,6 +7,7 @@ was forgotten; said not done, for them; said both ways, neither.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 
@@ -529,6 +530,8 @@ NAMED_STD = lazy_regex.compile(r"/\s*(?P<name>(?:[A-Za-z]\w{0,20}_(?:std|stdev|s
 _TAKES_A_STD = lazy_regex.compile(r"\bstd\(|\.var\(|\bvar\(|\bsqrt\([^\n]{0,40}var")
 
 
+# (asked for one name twice in one diagnosis: by std_division_warned and by divides_by_a_named_std)
+@functools.lru_cache(maxsize=64)
 def _std_made_from_data(name: str, prose: str) -> bool:
     """Does the paste make `name` from the data's std (see NAMED_STD)?"""
     for m in itertools.islice(re.finditer(r"(?m)^[ \t]*(?:[\w.]+[ \t]*,[ \t]*)*(?:self\.)?" + re.escape(name)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import itertools
 import re
+from collections.abc import Iterator
 
 from .breaking_constructs import code_of, line_from
 from .curve_shape import Signature, fmt
@@ -133,16 +134,16 @@ OTHER_RATE = lazy_regex.compile(r"(?i)\b(?:lr|learning[ _]rate)(?:\s*(?:[:=]|of|
                                 r"(?P<w>\d+(?:\.\d+)?e-\d+)(?![\w.])")
 
 
-def _printed_rate(prose: str) -> re.Match | None:
-    """The first HIGH_ADAPTIVE_PRINTED line whose sentence gives no other rate below 1 and asks nothing (OTHER_RATE)."""
+def _printed_rates(prose: str) -> Iterator[re.Match]:
+    """The first five HIGH_ADAPTIVE_PRINTED lines, each whose sentence gives no other rate below 1 and asks nothing
+    (OTHER_RATE): a log may print a low rate first and the high one after it."""
     for m in itertools.islice(HIGH_ADAPTIVE_PRINTED.finditer(prose), 5):
         start, end = sentence_around(prose, m.start(), m.end(), stops=".;\n?!")
         others = [o for o in itertools.islice(OTHER_RATE.finditer(prose, start, end), 10)
                   if float(o.group("v") or o.group("w")) < 1
                   and o.start("v" if o.group("v") else "w") != m.start("rate")]
         if not others and prose[end:end + 1] != "?":
-            return m
-    return None
+            yield m
 
 
 RATE_A_FACTOR = lazy_regex.compile(r"(?i)\bnoam\b|decay_method|rsqrt|inverse_sqrt")
@@ -177,7 +178,7 @@ def high_adaptive_rate(prose: str) -> str:
               if float(m.group("rate")) >= HIGH_ADAPTIVE_AT), None)
     named = _rate_named(prose) if m is None else None
     config = next((c for c in itertools.chain(itertools.islice(HIGH_ADAPTIVE_CONFIG.finditer(prose), 5),
-                                              filter(None, [_printed_rate(prose)]))
+                                              _printed_rates(prose))
                    if float(c.group("rate") or c.group("rate2")) >= HIGH_ADAPTIVE_AT), None) \
         if m is None and named is None and not RATE_A_FACTOR.search(prose) else None
     fastai = _fastai_rate(prose) if m is None and named is None and config is None else None

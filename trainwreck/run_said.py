@@ -585,7 +585,6 @@ REFERENCE = lazy_regex.compile(r"(?i)\s+(?:in\s+|with\s+|on\s+|for\s+|from\s+)?(
                                r"scripts?)\b|"
                                # (or what the reporter expected, where a turn follows that is not denied)
                                r"\s+(?:i\s+|we\s+)?(?:had\s+)?expected\b|"
-
                                # (or the same model in another framework or place, a port's twin: "faster than the same model
                                # did in Keras" -- not the same model at another setting of the reporter's, "at lr 0.01")
                                r"\s+(?:the\s+|my\s+|our\s+)?same\s+(?:model|network|net|architecture|code|setup)\s+"
